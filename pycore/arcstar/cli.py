@@ -1,0 +1,75 @@
+"""The command line: ``python -m arcstar plan MAPFILE --from X,Y --to X,Y [--json]``.
+
+Exit codes: 0 a path was found, 1 no path (or the budget ran out), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .grid import COST_MODELS, DIAGONAL_POLICIES
+from .heuristics import HEURISTICS
+from .mapio import load_map, to_ascii
+from .planner import METHODS, plan
+
+
+def _point(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"expected X,Y (two integers), got {text!r}")
+    try:
+        return int(parts[0]), int(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y (two integers), got {text!r}") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="arcstar", description="Realistic pathfinding for game units.")
+    sub = p.add_subparsers(dest="command", required=True)
+    pl = sub.add_parser("plan", help="find a path on a map file (ASCII art, Moving AI .map, or arcstar JSON)")
+    pl.add_argument("mapfile")
+    pl.add_argument("--from", dest="start", type=_point, help="start tile X,Y (default: the map's S marker)")
+    pl.add_argument("--to", dest="goal", type=_point, help="goal tile X,Y (default: the map's E marker)")
+    pl.add_argument("--method", choices=METHODS, default="astar")
+    pl.add_argument("--heuristic", choices=HEURISTICS, default="manhattan")
+    pl.add_argument("--weight", type=float, default=1.0)
+    pl.add_argument("--neighbours", type=int, choices=(4, 8), default=8)
+    pl.add_argument("--diagonal", choices=DIAGONAL_POLICIES, default="both")
+    pl.add_argument("--costs", choices=tuple(COST_MODELS), default="lester")
+    pl.add_argument("--max-expansions", type=int, default=None)
+    pl.add_argument("--json", action="store_true", help="print the result as JSON")
+    return p
+
+
+def _cmd_plan(args: argparse.Namespace) -> int:
+    loaded = load_map(args.mapfile)
+    start = args.start or loaded.start
+    goal = args.goal or loaded.goal
+    if start is None or goal is None:
+        raise ValueError("give --from X,Y and --to X,Y (the map has no S/E markers)")
+    result = plan(loaded.map, start, goal, method=args.method, heuristic=args.heuristic, weight=args.weight,
+                  neighbours=args.neighbours, diagonal=args.diagonal, costs=args.costs,
+                  max_expansions=args.max_expansions)
+    if args.json:
+        print(json.dumps({"map": {"width": loaded.map.width, "height": loaded.map.height},
+                          "start": list(start), "goal": list(goal), **result.to_json()}))
+    else:
+        if loaded.map.width <= 120 and loaded.map.height <= 60:
+            print(to_ascii(loaded.map, start, goal, result.path[1:-1]), end="")
+        print(f"status: {result.status}" + (f" ({result.message})" if result.message else ""))
+        if result.path:
+            print("path: " + " ".join(f"{x},{y}" for x, y in result.path))
+        print(f"cost: {result.cost}  length: {result.length:.4f} tiles  steps: {max(len(result.path) - 1, 0)}  "
+              f"expanded: {result.expanded}  time: {result.ms:.2f} ms")
+    return 0 if result.status == "found" else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _cmd_plan(args)
+    except ValueError as e:
+        print(f"arcstar: error: {e}", file=sys.stderr)
+        return 2

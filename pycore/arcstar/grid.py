@@ -1,0 +1,126 @@
+"""The implicit graph a grid search walks: neighbourhood, diagonal policy and step costs.
+
+Node ids index a *padded* copy of the map (one impassable tile of border all round), so the
+search needs no bounds checks: node ``(y + 1) * (width + 2) + (x + 1)`` is tile (x, y).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .tilemap import INF, TileMap
+
+SQRT2 = math.sqrt(2.0)
+DIAGONAL_POLICIES = ("never", "both", "either", "always")
+COST_MODELS = {"lester": (10.0, 14.0), "octile": (1.0, SQRT2)}
+_NO_CHECK, _BOTH_FREE, _ONE_FREE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class GridOptions:
+    """How a grid is walked.
+
+    neighbours: 4 or 8.
+    diagonal: when a diagonal step is allowed: "never"; "both" orthogonal neighbours free
+        (Lester's no-corner-cutting rule, the default); "either" is free; "always".
+    costs: "lester" (10 per straight step, 14 per diagonal) or "octile" (1 and sqrt 2).
+        A step into a tile costs that base times the tile's terrain cost, plus its influence.
+    """
+
+    neighbours: int = 8
+    diagonal: str = "both"
+    costs: str = "lester"
+
+    def __post_init__(self) -> None:
+        if self.neighbours not in (4, 8):
+            raise ValueError(f"neighbours must be 4 or 8, got {self.neighbours!r}")
+        if self.diagonal not in DIAGONAL_POLICIES:
+            raise ValueError(f"diagonal must be one of {', '.join(DIAGONAL_POLICIES)}, got {self.diagonal!r}")
+        if self.costs not in COST_MODELS:
+            raise ValueError(f"costs must be one of {', '.join(COST_MODELS)}, got {self.costs!r}")
+
+    @property
+    def allows_diagonals(self) -> bool:
+        return self.neighbours == 8 and self.diagonal != "never"
+
+    @property
+    def units(self) -> tuple[float, float]:
+        """The (straight, diagonal) base step costs."""
+        return COST_MODELS[self.costs]
+
+
+class GridGraph:
+    """A snapshot of a map as flat lists a search can walk fast; never changes the map.
+
+    ``moves`` holds, per direction: (node offset, step-cost list, check kind, side offsets).
+    Step-cost lists hold ``inf`` for impassable tiles and the border.
+    """
+
+    def __init__(self, tilemap: TileMap, options: GridOptions) -> None:
+        self.options = options
+        self.width, self.height = tilemap.width, tilemap.height
+        self.stride = self.width + 2
+        self.map_version = tilemap.version
+        cost = np.full((self.height + 2, self.stride), INF)
+        cost[1:-1, 1:-1] = tilemap.cost_grid
+        penalty = np.zeros_like(cost)
+        if tilemap.influence is not None:
+            penalty[1:-1, 1:-1] = tilemap.influence
+        straight, diagonal = options.units
+        self.passable = bytes(np.isfinite(cost).ravel().astype(np.uint8))
+        self.straight_cost = (cost * straight + penalty).ravel().tolist()
+        self.diagonal_cost = (cost * diagonal + penalty).ravel().tolist()
+        self.min_cost = tilemap.min_cost()
+        self.moves = self._moves()
+
+    def _moves(self) -> list[tuple[int, list, int, int, int]]:
+        s = self.stride
+        moves = [(1, self.straight_cost, _NO_CHECK, 0, 0), (-1, self.straight_cost, _NO_CHECK, 0, 0),
+                 (s, self.straight_cost, _NO_CHECK, 0, 0), (-s, self.straight_cost, _NO_CHECK, 0, 0)]
+        if self.options.allows_diagonals:
+            check = {"both": _BOTH_FREE, "either": _ONE_FREE, "always": _NO_CHECK}[self.options.diagonal]
+            for dx in (1, -1):
+                for dy in (1, -1):
+                    moves.append((dx + dy * s, self.diagonal_cost, check, dx, dy * s))
+        return moves
+
+    def node(self, x: int, y: int) -> int:
+        return (y + 1) * self.stride + x + 1
+
+    def tile(self, node: int) -> tuple[int, int]:
+        y, x = divmod(node, self.stride)
+        return x - 1, y - 1
+
+    def flat(self, node: int) -> int:
+        """The unpadded flat index ``y * width + x`` of a node."""
+        y, x = divmod(node, self.stride)
+        return (y - 1) * self.width + x - 1
+
+    def step_allowed(self, a: int, b: int) -> bool:
+        """Whether one step from node a to node b is a move of this graph."""
+        for d, _costs, check, sa, sb in self.moves:
+            if a + d == b:
+                if not self.passable[b]:
+                    return False
+                if check == _BOTH_FREE:
+                    return bool(self.passable[a + sa] and self.passable[a + sb])
+                if check == _ONE_FREE:
+                    return bool(self.passable[a + sa] or self.passable[a + sb])
+                return True
+        return False
+
+    def step_cost(self, a: int, b: int) -> float:
+        """The cost of the step a -> b (inf when it is not a move)."""
+        if not self.step_allowed(a, b):
+            return INF
+        y0, x0 = divmod(a, self.stride)
+        y1, x1 = divmod(b, self.stride)
+        return (self.diagonal_cost if x0 != x1 and y0 != y1 else self.straight_cost)[b]
+
+
+def graph_for(tilemap: TileMap, options: GridOptions) -> GridGraph:
+    """The graph of this map version and options, built once and cached on the map."""
+    return tilemap.cached(f"graph:{options}", lambda: GridGraph(tilemap, options))

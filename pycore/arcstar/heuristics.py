@@ -1,0 +1,68 @@
+"""Distance estimates (H) for grid searches, and when each is admissible.
+
+Each estimate is scaled by the straight step cost and by the map's cheapest terrain cost, so on
+maps with cheap roads it still never overestimates unless said so below.
+
+| heuristic  | admissible (never overestimates) when                                   |
+|------------|--------------------------------------------------------------------------|
+| manhattan  | 4 neighbours, or diagonals "never". With diagonals it overestimates:     |
+|            | Lester's default, fast but not always shortest.                          |
+| octile     | always (4 or 8 neighbours); exact on an open 8-neighbour grid            |
+| euclidean  | always; weaker than octile on 8-neighbour grids                          |
+| chebyshev  | always; weaker than octile                                               |
+| none       | always: Dijkstra                                                         |
+
+A weight above 1 (weighted A*) trades optimality for speed: the cost found is at most
+``weight`` times the optimum when the unweighted heuristic is admissible.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from .grid import GridGraph
+
+HEURISTICS = ("manhattan", "octile", "euclidean", "chebyshev", "none")
+
+
+def admissible(name: str, graph: GridGraph, weight: float = 1.0) -> bool:
+    """Whether this heuristic (and weight) guarantees an optimal path on this graph."""
+    if weight > 1.0:
+        return False
+    if name == "manhattan":
+        return not graph.options.allows_diagonals
+    return name in HEURISTICS
+
+
+def make_heuristic(name: str, graph: GridGraph, goal: int, weight: float = 1.0) -> Callable[[int], float]:
+    """H(node) toward ``goal`` (a node id of ``graph``)."""
+    if name not in HEURISTICS:
+        raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {name!r}")
+    straight, diagonal = graph.options.units
+    scale = weight * graph.min_cost
+    s = straight * scale
+    extra = (diagonal - straight) * scale if graph.options.allows_diagonals else straight * scale
+    stride = graph.stride
+    gy, gx = divmod(goal, stride)
+
+    if name == "none":
+        return lambda node: 0.0
+    if name == "manhattan":
+        def h(node: int) -> float:
+            y, x = divmod(node, stride)
+            return (abs(x - gx) + abs(y - gy)) * s
+    elif name == "octile":
+        def h(node: int) -> float:
+            y, x = divmod(node, stride)
+            dx, dy = abs(x - gx), abs(y - gy)
+            return dx * s + dy * extra if dx > dy else dy * s + dx * extra
+    elif name == "euclidean":
+        def h(node: int) -> float:
+            y, x = divmod(node, stride)
+            return math.hypot(x - gx, y - gy) * s
+    else:  # chebyshev
+        def h(node: int) -> float:
+            y, x = divmod(node, stride)
+            return max(abs(x - gx), abs(y - gy)) * s
+    return h

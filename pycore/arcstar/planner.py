@@ -1,0 +1,161 @@
+"""The front door: ``plan(map, start, goal, **options)`` and its resumable form ``PlanJob``.
+
+The planner checks its input (a clear ``ValueError`` for anything malformed), picks and runs the
+search, and returns a ``PlanResult``. Tiles are (x, y) with x right and y down.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+
+from .grid import GridOptions, graph_for
+from .heuristics import HEURISTICS, admissible
+from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, STOP_RULES, AStar, path_length
+from .tilemap import TileMap
+
+METHODS = ("astar", "dijkstra")
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    """Everything that shapes a plan; the defaults are Lester's A*.
+
+    method: "astar" or "dijkstra" (A* with no heuristic).
+    neighbours, diagonal, costs: see ``grid.GridOptions`` (8, "both", "lester" = 10/14).
+    heuristic: see ``heuristics`` ("manhattan" x 10 by default, as in Lester's article).
+    weight: heuristic multiplier (weighted A*); stop: "closed" (default) or "reached".
+    max_expansions: the search's total budget (it ends "budget_exhausted" past it).
+    trace: record what the lab draws (open/closed sets, g/h/f, parents).
+    """
+
+    method: str = "astar"
+    neighbours: int = 8
+    diagonal: str = "both"
+    costs: str = "lester"
+    heuristic: str = "manhattan"
+    weight: float = 1.0
+    stop: str = "closed"
+    max_expansions: int | None = None
+    trace: bool = False
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
+        if self.heuristic not in HEURISTICS:
+            raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {self.heuristic!r}")
+        if self.stop not in STOP_RULES:
+            raise ValueError(f"stop must be one of {', '.join(STOP_RULES)}, got {self.stop!r}")
+        if not isinstance(self.trace, bool):
+            raise ValueError(f"trace must be true or false, got {self.trace!r}")
+        self.grid  # validates neighbours, diagonal and costs
+
+    @property
+    def grid(self) -> GridOptions:
+        return GridOptions(self.neighbours, self.diagonal, self.costs)
+
+    @classmethod
+    def from_dict(cls, raw: dict) -> "PlanOptions":
+        """Options from a JSON-like dict; unknown keys are an error, not silently ignored."""
+        if not isinstance(raw, dict):
+            raise ValueError(f"options must be an object, got {type(raw).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise ValueError(f"unknown option(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        return cls(**raw)
+
+
+@dataclass
+class PlanResult:
+    """The outcome of a plan.
+
+    status: "found", "no_path", "budget_exhausted" or "cancelled".
+    path: tiles (x, y) from start to goal; cost in the cost model's units (10/14 for Lester's);
+    length: geometric length in tiles; optimal: whether the method guarantees the least cost.
+    """
+
+    status: str
+    path: list[tuple[int, int]] = field(default_factory=list)
+    cost: float | None = None
+    length: float = 0.0
+    expanded: int = 0
+    ms: float = 0.0
+    optimal: bool = False
+    message: str = ""
+    trace: object | None = None
+
+    def to_json(self) -> dict:
+        """A JSON-safe dict (no trace; the service adds what the lab needs)."""
+        return {"status": self.status, "path": [list(p) for p in self.path], "cost": self.cost,
+                "length": self.length, "expanded": self.expanded, "ms": round(self.ms, 3),
+                "optimal": self.optimal, "message": self.message}
+
+
+def check_tile(tilemap: TileMap, point: object, role: str) -> tuple[int, int]:
+    """A start or goal must be two integers naming an open tile on the map."""
+    if isinstance(point, (str, bytes)) or not hasattr(point, "__len__") or len(point) != 2:
+        raise ValueError(f"{role} must be a pair of integers [x, y], got {point!r}")
+    out = []
+    for v in point:
+        if isinstance(v, bool) or not isinstance(v, int):
+            if isinstance(v, float) and math.isfinite(v) and v == int(v):
+                v = int(v)
+            elif type(v).__module__ == "numpy" and float(v) == int(v):
+                v = int(v)
+            else:
+                raise ValueError(f"{role} must be a pair of integers [x, y], got {point!r}")
+        out.append(v)
+    x, y = out
+    if not tilemap.in_bounds(x, y):
+        raise ValueError(f"{role} ({x}, {y}) is off the {tilemap.width}x{tilemap.height} map")
+    if tilemap.blocked[y, x]:
+        raise ValueError(f"{role} ({x}, {y}) is on a blocked tile")
+    return x, y
+
+
+class PlanJob:
+    """A plan in progress: ``step(budget)`` advances it, ``result()`` reads it once done."""
+
+    def __init__(self, tilemap: TileMap, start: object, goal: object, options: PlanOptions | None = None) -> None:
+        if not isinstance(tilemap, TileMap):
+            raise ValueError(f"map must be a TileMap, got {type(tilemap).__name__}")
+        self.options = options = options or PlanOptions()
+        self.start = check_tile(tilemap, start, "start")
+        self.goal = check_tile(tilemap, goal, "goal")
+        self.graph = graph_for(tilemap, options.grid)
+        heuristic = "none" if options.method == "dijkstra" else options.heuristic
+        self.optimal = options.stop == "closed" and admissible(heuristic, self.graph, options.weight)
+        self.search = AStar(self.graph, self.graph.node(*self.start), [self.graph.node(*self.goal)],
+                            heuristic=heuristic, weight=options.weight, stop=options.stop,
+                            max_expansions=options.max_expansions, trace=options.trace)
+
+    @property
+    def done(self) -> bool:
+        return self.search.status != RUNNING
+
+    def step(self, budget: int = 1024) -> str:
+        return self.search.step(budget)
+
+    def cancel(self) -> None:
+        self.search.cancel()
+
+    def result(self) -> PlanResult:
+        s = self.search
+        if s.status == RUNNING:
+            raise RuntimeError("the plan is still running: step it to the end first")
+        messages = {FOUND: "", NO_PATH: "no path: the goal cannot be reached from the start",
+                    BUDGET: f"gave up after {s.expanded} expansions (max_expansions)",
+                    CANCELLED: "cancelled"}
+        path = s.path or []
+        return PlanResult(status=s.status, path=path, cost=s.cost, length=path_length(path),
+                          expanded=s.expanded, ms=s.ms, optimal=self.optimal and s.status == FOUND,
+                          message=messages[s.status], trace=s.trace)
+
+
+def plan(tilemap: TileMap, start: object, goal: object, **options: object) -> PlanResult:
+    """Find a path from ``start`` to ``goal`` on ``tilemap``; options as in ``PlanOptions``."""
+    job = PlanJob(tilemap, start, goal, PlanOptions.from_dict(options))
+    while job.step(8192) == RUNNING:
+        pass
+    return job.result()

@@ -1,0 +1,154 @@
+"""What the Web Worker calls: a JSON request/response protocol over timesliced plans.
+
+One entry point, ``Service.handle(message_json, cells=None) -> response_json``; it never
+raises: every failure comes back as ``{"type": "error", "id": ..., "message": ...}``.
+
+Requests:
+- ``{"type": "plan", "id": ID, "map": {"width": W, "height": H, "version": V},
+  "start": [x, y], "goal": [x, y], "options": {...}}`` with ``cells`` the W*H terrain codes
+  (uint8, row-major ``y * W + x``) as any buffer; without ``cells`` the map cached under that
+  version is used. Answers ``{"type": "started", "id": ID}``.
+- ``{"type": "step", "id": ID, "budget_ms": 8}``: works for about that long, then answers
+  ``progress`` (``expanded``, ``open``), or ``result`` (``result``: the plan as JSON plus
+  ``closed`` and ``open`` flat tile indices for drawing), after which the job is gone.
+- ``{"type": "cancel", "id": ID}``: answers ``cancelled``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .planner import PlanJob, PlanOptions
+from .tilemap import TileMap, check_size
+
+MAX_BUDGET_MS = 1000.0
+MAX_JOBS = 8
+
+
+@dataclass
+class _Job:
+    plan: PlanJob
+    chunk: int = 256
+
+
+class Service:
+    """Holds the current map (by version) and the running plans of one worker."""
+
+    def __init__(self) -> None:
+        self.map: TileMap | None = None
+        self.map_version: object = None
+        self.jobs: dict[object, _Job] = {}
+
+    def handle(self, message_json: str, cells: object = None) -> str:
+        """Answer one request (JSON text in, JSON text out); never raises."""
+        msg_id = None
+        try:
+            try:
+                msg = json.loads(message_json)
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"request is not valid JSON: {e}") from None
+            if not isinstance(msg, dict):
+                raise ValueError("request must be a JSON object")
+            msg_id = msg.get("id")
+            if not isinstance(msg_id, (str, int)) or isinstance(msg_id, bool):
+                raise ValueError("request needs an 'id' (a string or an integer)")
+            kind = msg.get("type")
+            if kind == "plan":
+                out = self._plan(msg, cells)
+            elif kind == "step":
+                out = self._step(msg)
+            elif kind == "cancel":
+                out = self._cancel(msg)
+            else:
+                raise ValueError(f"unknown request type {kind!r} (expected plan, step or cancel)")
+        except ValueError as e:
+            out = {"type": "error", "id": msg_id, "message": str(e)}
+        except Exception as e:  # a bug must not kill the worker: report it instead
+            self.jobs.pop(msg_id, None)
+            out = {"type": "error", "id": msg_id, "message": f"internal error: {type(e).__name__}: {e}"}
+        return json.dumps(out, allow_nan=False)
+
+    # -- requests ---------------------------------------------------------------------------
+    def _plan(self, msg: dict, cells: object) -> dict:
+        spec = msg.get("map")
+        if not isinstance(spec, dict):
+            raise ValueError("plan request needs a 'map' object with width, height and version")
+        tilemap = self._map(spec, cells)
+        raw = msg.get("options", {})
+        options = PlanOptions.from_dict({"trace": True, **raw} if isinstance(raw, dict) else raw)
+        if len(self.jobs) >= MAX_JOBS and msg["id"] not in self.jobs:
+            raise ValueError(f"too many searches at once (at most {MAX_JOBS}): cancel one first")
+        job = PlanJob(tilemap, msg.get("start"), msg.get("goal"), options)
+        old = self.jobs.pop(msg["id"], None)
+        if old is not None:
+            old.plan.cancel()
+        self.jobs[msg["id"]] = _Job(job)
+        return {"type": "started", "id": msg["id"]}
+
+    def _map(self, spec: dict, cells: object) -> TileMap:
+        version = spec.get("version")
+        if cells is None:
+            if self.map is None or version != self.map_version:
+                raise ValueError(f"no map with version {version!r} was sent: send its cells")
+            return self.map
+        width, height = spec.get("width"), spec.get("height")
+        check_size(width, height)
+        if hasattr(cells, "to_py"):  # a JavaScript typed array inside Pyodide
+            cells = cells.to_py()
+        try:
+            data = np.frombuffer(bytes(memoryview(cells)), dtype=np.uint8)
+        except TypeError:
+            raise ValueError("map cells must be a byte buffer (a Uint8Array)") from None
+        if data.size != width * height:
+            raise ValueError(f"map cells hold {data.size} values, expected width x height = {width * height}")
+        self.map = TileMap(data.reshape(height, width).copy())
+        self.map_version = version
+        return self.map
+
+    def _step(self, msg: dict) -> dict:
+        job = self.jobs.get(msg["id"])
+        if job is None:
+            raise ValueError(f"no running search with id {msg['id']!r}")
+        budget = msg.get("budget_ms", 8)
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget) or budget <= 0:
+            raise ValueError(f"budget_ms must be a positive number, got {budget!r}")
+        deadline = time.perf_counter() + min(float(budget), MAX_BUDGET_MS) / 1000.0
+        plan = job.plan
+        while not plan.done:
+            t0 = time.perf_counter()
+            plan.step(job.chunk)
+            took = time.perf_counter() - t0
+            # keep each chunk near a tenth of the budget so the deadline is met closely
+            if took < budget / 20000.0:
+                job.chunk = min(job.chunk * 2, 1 << 16)
+            elif took > budget / 5000.0:
+                job.chunk = max(job.chunk // 2, 16)
+            if time.perf_counter() >= deadline:
+                break
+        search = plan.search
+        if not plan.done:
+            return {"type": "progress", "id": msg["id"], "expanded": search.expanded, "open": search.open_count}
+        del self.jobs[msg["id"]]
+        return {"type": "result", "id": msg["id"], "result": self._result_json(plan)}
+
+    def _cancel(self, msg: dict) -> dict:
+        job = self.jobs.pop(msg["id"], None)
+        if job is not None:
+            job.plan.cancel()
+        return {"type": "cancelled", "id": msg["id"]}
+
+    @staticmethod
+    def _result_json(plan: PlanJob) -> dict:
+        result = plan.result()
+        out = result.to_json()
+        trace = result.trace
+        if trace is not None:
+            flat = plan.graph.flat
+            out["closed"] = [flat(n) for n, d in trace.nodes.items() if d["closed"]]
+            out["open"] = [flat(n) for n, d in trace.nodes.items() if not d["closed"]]
+        return out

@@ -1,0 +1,205 @@
+"""Tile maps: terrain codes, their move costs, an influence layer, and derived caches.
+
+Coordinates (the same everywhere in arcstar): tile (x, y) covers [x, x+1) x [y, y+1), x grows
+right and y grows down; arrays are indexed ``[y, x]``, flat indices are ``y * width + x``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+INF = math.inf
+MAX_TILES = 16 * 1024 * 1024  # 4096 x 4096: larger maps are refused, not allocated
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A terrain type: its code in the map array, a name, its ASCII character and move cost.
+
+    ``cost`` multiplies the distance of a step that enters the tile; ``inf`` is impassable.
+    """
+
+    code: int
+    name: str
+    char: str
+    cost: float
+
+
+DEFAULT_TERRAINS: tuple[Terrain, ...] = (
+    Terrain(0, "ground", ".", 1.0),
+    Terrain(1, "wall", "#", INF),
+    Terrain(2, "road", "=", 0.5),
+    Terrain(3, "sand", ":", 2.0),
+    Terrain(4, "swamp", "%", 4.0),
+    Terrain(5, "hills", "^", 3.0),
+    Terrain(6, "water", "~", INF),
+)
+GROUND, WALL = 0, 1
+
+
+def check_cost(cost: float, what: str = "cost") -> float:
+    """A move cost must be a positive number or inf (impassable); anything else is refused."""
+    if isinstance(cost, bool) or not isinstance(cost, (int, float)):
+        raise ValueError(f"{what} must be a number, got {cost!r}")
+    cost = float(cost)
+    if math.isnan(cost) or cost <= 0:
+        raise ValueError(f"{what} must be a positive number or inf (impassable), got {cost!r}")
+    return cost
+
+
+class TileMap:
+    """A rectangular map of terrain codes (uint8) with per-terrain move costs.
+
+    Every change bumps ``version``; derived arrays (blocked mask, cost grid) are cached per
+    version, so a search can snapshot them cheaply and editors can keep caches in step.
+    """
+
+    def __init__(
+        self,
+        terrain: np.ndarray,
+        terrains: Iterable[Terrain] = DEFAULT_TERRAINS,
+        influence: np.ndarray | None = None,
+    ) -> None:
+        terrain = np.asarray(terrain)
+        if terrain.ndim != 2 or terrain.shape[0] < 1 or terrain.shape[1] < 1:
+            raise ValueError(f"a map must be a non-empty 2-D grid, got shape {terrain.shape}")
+        check_size(terrain.shape[1], terrain.shape[0])
+        if terrain.dtype != np.uint8:
+            if not np.issubdtype(terrain.dtype, np.integer) or terrain.min() < 0 or terrain.max() > 255:
+                raise ValueError("terrain codes must be integers 0..255")
+        self.terrain = np.ascontiguousarray(terrain, dtype=np.uint8)
+        self.terrains = {t.code: t for t in terrains}
+        unknown = set(np.unique(self.terrain).tolist()) - set(self.terrains)
+        if unknown:
+            raise ValueError(f"terrain codes with no terrain type: {sorted(unknown)}")
+        self.influence: np.ndarray | None = None
+        if influence is not None:
+            self.set_influence(influence)
+        self.version = 0
+        self._cache: dict[str, object] = {}
+        self._cache_version = -1
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def empty(cls, width: int, height: int) -> "TileMap":
+        """An all-ground map of the given size."""
+        check_size(width, height)
+        return cls(np.zeros((height, width), dtype=np.uint8))
+
+    @classmethod
+    def from_blocked(cls, blocked: np.ndarray) -> "TileMap":
+        """A ground/wall map from a boolean array (True = wall)."""
+        return cls(np.where(np.asarray(blocked, dtype=bool), WALL, GROUND).astype(np.uint8))
+
+    def copy(self) -> "TileMap":
+        """An independent copy (same terrain types and costs)."""
+        m = TileMap(self.terrain.copy(), self.terrains.values(), self.influence)
+        m.version = self.version
+        return m
+
+    # -- shape and lookups --------------------------------------------------------------
+    @property
+    def width(self) -> int:
+        return int(self.terrain.shape[1])
+
+    @property
+    def height(self) -> int:
+        return int(self.terrain.shape[0])
+
+    def in_bounds(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def cost_at(self, x: int, y: int) -> float:
+        """The move-cost multiplier of tile (x, y); inf when impassable."""
+        return self.terrains[int(self.terrain[y, x])].cost
+
+    def is_blocked(self, x: int, y: int) -> bool:
+        """True when (x, y) is impassable or off the map."""
+        return not self.in_bounds(x, y) or bool(self.blocked[y, x])
+
+    # -- edits (each bumps the version) -------------------------------------------------
+    def set_tile(self, x: int, y: int, code: int) -> None:
+        if not self.in_bounds(x, y):
+            raise ValueError(f"tile ({x}, {y}) is off the {self.width}x{self.height} map")
+        if code not in self.terrains:
+            raise ValueError(f"unknown terrain code {code!r}")
+        self.terrain[y, x] = code
+        self.touch()
+
+    def set_cost(self, code: int, cost: float) -> None:
+        """Change the move cost of one terrain type (inf makes it impassable)."""
+        if code not in self.terrains:
+            raise ValueError(f"unknown terrain code {code!r}")
+        t = self.terrains[code]
+        self.terrains[code] = Terrain(t.code, t.name, t.char, check_cost(cost, f"cost of {t.name}"))
+        self.touch()
+
+    def set_influence(self, influence: np.ndarray | None) -> None:
+        """Set the additive penalty layer (Lester's influence map); None removes it."""
+        if influence is not None:
+            influence = np.asarray(influence, dtype=np.float64)
+            if influence.shape != self.terrain.shape:
+                raise ValueError(f"influence shape {influence.shape} != map shape {self.terrain.shape}")
+            if not np.all(np.isfinite(influence)) or np.any(influence < 0):
+                raise ValueError("influence penalties must be finite and >= 0")
+            influence = influence.copy()
+        self.influence = influence
+        self.touch()
+
+    def touch(self) -> None:
+        """Mark the map changed: derived caches are rebuilt on next use."""
+        self.version += 1
+
+    # -- derived caches ------------------------------------------------------------------
+    def _cached(self, key: str, build):
+        if self._cache_version != self.version:
+            self._cache.clear()
+            self._cache_version = self.version
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    @property
+    def cost_grid(self) -> np.ndarray:
+        """Per-tile move-cost multipliers (float64, inf = impassable), shape (height, width)."""
+        def build() -> np.ndarray:
+            table = np.full(256, INF)
+            for t in self.terrains.values():
+                table[t.code] = t.cost
+            return table[self.terrain]
+        return self._cached("cost_grid", build)
+
+    @property
+    def blocked(self) -> np.ndarray:
+        """Boolean mask of impassable tiles, shape (height, width)."""
+        return self._cached("blocked", lambda: np.isinf(self.cost_grid))
+
+    def min_cost(self) -> float:
+        """The cheapest passable move cost on the map (scales heuristics to stay admissible)."""
+        def build() -> float:
+            finite = self.cost_grid[np.isfinite(self.cost_grid)]
+            return float(finite.min()) if finite.size else 1.0
+        return self._cached("min_cost", build)
+
+    def cached(self, key: str, build):
+        """A value derived from this version of the map, built once (for other layers' caches)."""
+        return self._cached(key, build)
+
+    def __repr__(self) -> str:
+        return f"TileMap({self.width}x{self.height}, version={self.version})"
+
+
+def check_size(width: object, height: object) -> None:
+    """Refuse sizes that are not positive integers or would not fit in memory sensibly."""
+    for name, v in (("width", width), ("height", height)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"map {name} must be a positive integer, got {v!r}")
+    if int(width) * int(height) > MAX_TILES:
+        raise ValueError(
+            f"map of {width}x{height} = {int(width) * int(height)} tiles is larger than the limit "
+            f"of {MAX_TILES} tiles"
+        )
