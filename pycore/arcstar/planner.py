@@ -46,6 +46,12 @@ class PlanOptions:
             raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {self.heuristic!r}")
         if self.stop not in STOP_RULES:
             raise ValueError(f"stop must be one of {', '.join(STOP_RULES)}, got {self.stop!r}")
+        w = self.weight
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0:
+            raise ValueError(f"weight must be a finite number >= 0, got {w!r}")
+        m = self.max_expansions
+        if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
+            raise ValueError(f"max_expansions must be a positive integer or null, got {m!r}")
         if not isinstance(self.trace, bool):
             raise ValueError(f"trace must be true or false, got {self.trace!r}")
         self.grid  # validates neighbours, diagonal and costs

@@ -159,6 +159,7 @@ class AStar:
         n = 0
         while n < budget:
             if not heap:
+                self.expanded += n
                 self._finish(NO_PATH, None)
                 return
             _f, _h, i = heappop(heap)

@@ -54,9 +54,9 @@ class Service:
                 raise ValueError(f"request is not valid JSON: {e}") from None
             if not isinstance(msg, dict):
                 raise ValueError("request must be a JSON object")
-            msg_id = msg.get("id")
-            if not isinstance(msg_id, (str, int)) or isinstance(msg_id, bool):
+            if not isinstance(msg.get("id"), (str, int)) or isinstance(msg.get("id"), bool):
                 raise ValueError("request needs an 'id' (a string or an integer)")
+            msg_id = msg["id"]
             kind = msg.get("type")
             if kind == "plan":
                 out = self._plan(msg, cells)

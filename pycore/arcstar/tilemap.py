@@ -77,11 +77,12 @@ class TileMap:
         if unknown:
             raise ValueError(f"terrain codes with no terrain type: {sorted(unknown)}")
         self.influence: np.ndarray | None = None
-        if influence is not None:
-            self.set_influence(influence)
         self.version = 0
         self._cache: dict[str, object] = {}
         self._cache_version = -1
+        if influence is not None:
+            self.set_influence(influence)
+            self.version = 0
 
     # -- construction -------------------------------------------------------------------
     @classmethod
