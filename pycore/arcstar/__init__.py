@@ -6,9 +6,9 @@ Tiles are (x, y) with x growing right and y growing down; tile (x, y) covers
 """
 
 from .mapio import MapFile, load_map, parse_ascii, parse_movingai_map, parse_scen
-from .planner import PlanJob, PlanOptions, PlanResult, plan
+from .planner import PlanJob, PlanOptions, PlanResult, nearest, plan
 from .tilemap import DEFAULT_TERRAINS, Terrain, TileMap
 
 __version__ = "0.1.0"
 __all__ = ["DEFAULT_TERRAINS", "MapFile", "PlanJob", "PlanOptions", "PlanResult", "Terrain", "TileMap",
-           "load_map", "parse_ascii", "parse_movingai_map", "parse_scen", "plan", "__version__"]
+           "load_map", "nearest", "parse_ascii", "parse_movingai_map", "parse_scen", "plan", "__version__"]

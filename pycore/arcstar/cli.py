@@ -1,17 +1,23 @@
-"""The command line: ``python -m arcstar plan MAPFILE --from X,Y --to X,Y [--json]``.
+"""The command line.
 
-Exit codes: 0 a path was found, 1 no path (or the budget ran out), 2 bad input.
+``python -m arcstar plan MAPFILE --from X,Y --to X,Y [--json]``: one path and its stats.
+``python -m arcstar scen MAP SCEN [--algorithm NAME] [--json]``: every problem of a Moving AI
+scenario file under the benchmark's rules (8 neighbours, no corner cutting, octile costs).
+
+Exit codes: 0 success, 1 no path (plan) or a cost that is not the optimal one (scen), 2 bad input.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
+from pathlib import Path
 
 from .grid import COST_MODELS, DIAGONAL_POLICIES
 from .heuristics import HEURISTICS
-from .mapio import load_map, to_ascii
+from .mapio import load_map, parse_scen, to_ascii
 from .planner import METHODS, plan
 
 
@@ -40,6 +46,12 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--costs", choices=tuple(COST_MODELS), default="lester")
     pl.add_argument("--max-expansions", type=int, default=None)
     pl.add_argument("--json", action="store_true", help="print the result as JSON")
+    sc = sub.add_parser("scen", help="run every problem of a Moving AI .scen file and compare with its optimum")
+    sc.add_argument("mapfile")
+    sc.add_argument("scenfile")
+    sc.add_argument("--algorithm", choices=METHODS, default="astar")
+    sc.add_argument("--first", type=int, default=None, help="run only the first N problems")
+    sc.add_argument("--json", action="store_true", help="print the rows as a JSON list")
     return p
 
 
@@ -66,10 +78,44 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     return 0 if result.status == "found" else 1
 
 
+def _cmd_scen(args: argparse.Namespace) -> int:
+    tilemap = load_map(args.mapfile).map
+    try:
+        text = Path(args.scenfile).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read scenario file {Path(args.scenfile).name}: {e}") from None
+    scens = parse_scen(text, tilemap)
+    if args.first is not None:
+        if args.first < 1:
+            raise ValueError("--first must be a positive integer")
+        scens = scens[:args.first]
+    two_decimals = text.lower().startswith("version 1.0")
+    rows = []
+    for s in scens:
+        r = plan(tilemap, s.start, s.goal, method=args.algorithm, costs="octile", heuristic="octile")
+        rows.append({"id": s.id, "optimal": s.optimal, "cost": r.cost, "expanded": r.expanded,
+                     "ms": round(r.ms, 3)})
+    wrong = [row for row in rows if row["cost"] is None or abs(row["cost"] - row["optimal"])
+             > max(1e-6 * row["optimal"], 0.005 if two_decimals else 5e-6 * row["optimal"])]
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        print(f"{'id':>6} {'optimal':>12} {'cost':>12} {'expanded':>9} {'ms':>9}")
+        for row in rows:
+            cost = "none" if row["cost"] is None else f"{row['cost']:.5f}"
+            print(f"{row['id']:>6} {row['optimal']:>12.5f} {cost:>12} {row['expanded']:>9} {row['ms']:>9.2f}")
+        if rows:
+            ms = statistics.median(r["ms"] for r in rows)
+            expanded = statistics.median(r["expanded"] for r in rows)
+            print(f"{len(rows)} problems, {len(wrong)} not optimal; median {ms:.2f} ms, {expanded:.0f} expanded "
+                  f"per query ({args.algorithm})")
+    return 1 if wrong else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return _cmd_plan(args)
+        return _cmd_plan(args) if args.command == "plan" else _cmd_scen(args)
     except ValueError as e:
         print(f"arcstar: error: {e}", file=sys.stderr)
         return 2

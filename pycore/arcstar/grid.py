@@ -56,7 +56,10 @@ class GridGraph:
     """A snapshot of a map as flat lists a search can walk fast; never changes the map.
 
     ``moves`` holds, per direction: (node offset, step-cost list, check kind, side offsets).
-    Step-cost lists hold ``inf`` for impassable tiles and the border.
+    Step-cost lists hold ``inf`` for impassable tiles and the border. ``legal[node]`` is a bit
+    mask of the moves allowed from a node (bit k for ``moves[k]``, diagonal policy applied),
+    built with numpy, and ``successors[mask]`` lists just those moves as (offset, costs, k):
+    the search's inner loop then visits only legal steps and checks nothing.
     """
 
     def __init__(self, tilemap: TileMap, options: GridOptions) -> None:
@@ -74,7 +77,12 @@ class GridGraph:
         self.straight_cost = (cost * straight + penalty).ravel().tolist()
         self.diagonal_cost = (cost * diagonal + penalty).ravel().tolist()
         self.min_cost = tilemap.min_cost()
+        ys, xs = np.divmod(np.arange((self.height + 2) * self.stride), self.stride)
+        self.xs, self.ys = xs.tolist(), ys.tolist()  # padded coordinates per node, for heuristics
         self.moves = self._moves()
+        self.legal = self._legal_masks(np.isfinite(cost))
+        self.successors = [tuple((m[0], m[1], k) for k, m in enumerate(self.moves) if mask >> k & 1)
+                           for mask in range(1 << len(self.moves))]
 
     def _moves(self) -> list[tuple[int, list, int, int, int]]:
         s = self.stride
@@ -86,6 +94,26 @@ class GridGraph:
                 for dy in (1, -1):
                     moves.append((dx + dy * s, self.diagonal_cost, check, dx, dy * s))
         return moves
+
+    def _legal_masks(self, free: np.ndarray) -> bytes:
+        h, w = self.height, self.width
+        s = self.stride
+        mask = np.zeros((h + 2, s), dtype=np.uint8)
+        inner = mask[1:-1, 1:-1]
+
+        def shifted(dx: int, dy: int) -> np.ndarray:
+            return free[1 + dy:h + 1 + dy, 1 + dx:w + 1 + dx]
+        for k, (d, _costs, check, _sa, _sb) in enumerate(self.moves):
+            dy, dx = divmod(d + s + 1, s)
+            dx, dy = dx - 1, dy - 1
+            ok = shifted(dx, dy).copy()
+            if check == _BOTH_FREE:
+                ok &= shifted(dx, 0) & shifted(0, dy)
+            elif check == _ONE_FREE:
+                ok &= shifted(dx, 0) | shifted(0, dy)
+            inner |= ok.astype(np.uint8) << k
+        mask[~free] = 0
+        return bytes(mask.ravel())
 
     def node(self, x: int, y: int) -> int:
         return (y + 1) * self.stride + x + 1

@@ -43,26 +43,31 @@ def make_heuristic(name: str, graph: GridGraph, goal: int, weight: float = 1.0) 
     scale = weight * graph.min_cost
     s = straight * scale
     extra = (diagonal - straight) * scale if graph.options.allows_diagonals else straight * scale
-    stride = graph.stride
-    gy, gx = divmod(goal, stride)
+    xs, ys = graph.xs, graph.ys
+    gx, gy = xs[goal], ys[goal]
 
     if name == "none":
         return lambda node: 0.0
     if name == "manhattan":
         def h(node: int) -> float:
-            y, x = divmod(node, stride)
-            return (abs(x - gx) + abs(y - gy)) * s
+            dx = xs[node] - gx
+            dy = ys[node] - gy
+            return ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)) * s
     elif name == "octile":
         def h(node: int) -> float:
-            y, x = divmod(node, stride)
-            dx, dy = abs(x - gx), abs(y - gy)
+            dx = xs[node] - gx
+            if dx < 0:
+                dx = -dx
+            dy = ys[node] - gy
+            if dy < 0:
+                dy = -dy
             return dx * s + dy * extra if dx > dy else dy * s + dx * extra
     elif name == "euclidean":
         def h(node: int) -> float:
-            y, x = divmod(node, stride)
-            return math.hypot(x - gx, y - gy) * s
+            return math.hypot(xs[node] - gx, ys[node] - gy) * s
     else:  # chebyshev
         def h(node: int) -> float:
-            y, x = divmod(node, stride)
-            return max(abs(x - gx), abs(y - gy)) * s
+            dx = xs[node] - gx
+            dy = ys[node] - gy
+            return max(dx, -dx, dy, -dy) * s
     return h

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 
 from .grid import GridOptions, graph_for
 from .heuristics import HEURISTICS, admissible
+from .openlists import OPEN_LISTS
 from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, STOP_RULES, AStar, path_length
 from .tilemap import TileMap
 
@@ -27,6 +28,8 @@ class PlanOptions:
     weight: heuristic multiplier (weighted A*); stop: "closed" (default) or "reached".
     max_expansions: the search's total budget (it ends "budget_exhausted" past it).
     trace: record what the lab draws (open/closed sets, g/h/f, parents).
+    open_list: "heap" (default) or "unsorted" (Pinter's fixed-matrix list).
+    turn_penalty: cost added per change of direction (smoother, not guaranteed least-cost).
     """
 
     method: str = "astar"
@@ -38,6 +41,8 @@ class PlanOptions:
     stop: str = "closed"
     max_expansions: int | None = None
     trace: bool = False
+    open_list: str = "heap"
+    turn_penalty: float = 0.0
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -52,6 +57,11 @@ class PlanOptions:
         m = self.max_expansions
         if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
             raise ValueError(f"max_expansions must be a positive integer or null, got {m!r}")
+        if self.open_list not in OPEN_LISTS:
+            raise ValueError(f"open_list must be one of {', '.join(OPEN_LISTS)}, got {self.open_list!r}")
+        t = self.turn_penalty
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < 0:
+            raise ValueError(f"turn_penalty must be a finite number >= 0, got {t!r}")
         if not isinstance(self.trace, bool):
             raise ValueError(f"trace must be true or false, got {self.trace!r}")
         self.grid  # validates neighbours, diagonal and costs
@@ -121,20 +131,34 @@ def check_tile(tilemap: TileMap, point: object, role: str) -> tuple[int, int]:
 
 
 class PlanJob:
-    """A plan in progress: ``step(budget)`` advances it, ``result()`` reads it once done."""
+    """A plan in progress: ``step(budget)`` advances it, ``result()`` reads it once done.
 
-    def __init__(self, tilemap: TileMap, start: object, goal: object, options: PlanOptions | None = None) -> None:
+    ``goal`` is one tile, or with ``targets=True`` a list of tiles: the plan then goes to the
+    nearest of them (Lester's resource gatherer).
+    """
+
+    def __init__(self, tilemap: TileMap, start: object, goal: object, options: PlanOptions | None = None,
+                 targets: bool = False) -> None:
         if not isinstance(tilemap, TileMap):
             raise ValueError(f"map must be a TileMap, got {type(tilemap).__name__}")
         self.options = options = options or PlanOptions()
         self.start = check_tile(tilemap, start, "start")
-        self.goal = check_tile(tilemap, goal, "goal")
+        if targets:
+            if isinstance(goal, (str, bytes)) or not hasattr(goal, "__iter__"):
+                raise ValueError(f"targets must be a list of tiles [[x, y], ...], got {goal!r}")
+            self.goals = [check_tile(tilemap, t, "target") for t in goal]
+            if not self.goals:
+                raise ValueError("targets must hold at least one tile")
+        else:
+            self.goals = [check_tile(tilemap, goal, "goal")]
         self.graph = graph_for(tilemap, options.grid)
         heuristic = "none" if options.method == "dijkstra" else options.heuristic
-        self.optimal = options.stop == "closed" and admissible(heuristic, self.graph, options.weight)
-        self.search = AStar(self.graph, self.graph.node(*self.start), [self.graph.node(*self.goal)],
+        self.optimal = (options.stop == "closed" and not options.turn_penalty
+                        and admissible(heuristic, self.graph, options.weight))
+        self.search = AStar(self.graph, self.graph.node(*self.start), [self.graph.node(*t) for t in self.goals],
                             heuristic=heuristic, weight=options.weight, stop=options.stop,
-                            max_expansions=options.max_expansions, trace=options.trace)
+                            max_expansions=options.max_expansions, trace=options.trace,
+                            open_list=options.open_list, turn_penalty=options.turn_penalty)
 
     @property
     def done(self) -> bool:
@@ -159,9 +183,18 @@ class PlanJob:
                           message=messages[s.status], trace=s.trace)
 
 
-def plan(tilemap: TileMap, start: object, goal: object, **options: object) -> PlanResult:
-    """Find a path from ``start`` to ``goal`` on ``tilemap``; options as in ``PlanOptions``."""
-    job = PlanJob(tilemap, start, goal, PlanOptions.from_dict(options))
+def _run(job: PlanJob) -> PlanResult:
     while job.step(8192) == RUNNING:
         pass
     return job.result()
+
+
+def plan(tilemap: TileMap, start: object, goal: object, **options: object) -> PlanResult:
+    """Find a path from ``start`` to ``goal`` on ``tilemap``; options as in ``PlanOptions``."""
+    return _run(PlanJob(tilemap, start, goal, PlanOptions.from_dict(options)))
+
+
+def nearest(tilemap: TileMap, start: object, targets: object, **options: object) -> PlanResult:
+    """A path to whichever of ``targets`` is cheapest to reach (Dijkstra unless told otherwise)."""
+    options.setdefault("method", "dijkstra")
+    return _run(PlanJob(tilemap, start, targets, PlanOptions.from_dict(options), targets=True))

@@ -23,6 +23,7 @@ from heapq import heappop, heappush
 
 from .grid import GridGraph
 from .heuristics import make_heuristic
+from .openlists import make_open_list
 
 RUNNING, FOUND, NO_PATH, BUDGET, CANCELLED = "running", "found", "no_path", "budget_exhausted", "cancelled"
 STOP_RULES = ("closed", "reached")
@@ -37,6 +38,17 @@ class Workspace:
         self.parent = [-1] * size
         self.stamp = [0] * size
         self.generation = 0
+        self._extra: dict[str, list] = {}
+
+    def array(self, name: str, fill: float | int) -> list:
+        """A further per-node array (allocated on first use, then reused like the others)."""
+        if name not in self._extra:
+            self._extra[name] = [fill] * self.size
+        return self._extra[name]
+
+    def links(self) -> tuple[list, list, list, list]:
+        """The next/prev/f/h arrays Pinter's unsorted open list threads through the nodes."""
+        return self.array("next", -1), self.array("prev", -1), self.array("f", 0.0), self.array("h", 0.0)
 
     def next_generation(self) -> int:
         """A fresh (open, closed) stamp pair: old stamps become 'unseen' without clearing."""
@@ -76,11 +88,15 @@ class AStar:
     stop: "closed" ends when a goal leaves the open list (optimal; the default), "reached" when
     a goal is first put on it (faster, may be longer: Lester's warning about the river crossing).
     max_expansions: a total budget; the search ends with status ``budget_exhausted`` past it.
+    open_list: "heap" or "unsorted" (Pinter's fixed-matrix list), see ``openlists``.
+    turn_penalty: extra cost (in the cost model's units) for each change of direction (Pinter's
+    Figure 2b, Lester's "smoother paths"). Each tile keeps the one direction it was entered by,
+    as in the articles, so the turn-penalised cost is not guaranteed minimal.
     """
 
     def __init__(self, graph: GridGraph, start: int, goals: list[int], heuristic: str = "octile",
                  weight: float = 1.0, stop: str = "closed", max_expansions: int | None = None,
-                 trace: bool = False) -> None:
+                 trace: bool = False, open_list: str = "heap", turn_penalty: float = 0.0) -> None:
         if stop not in STOP_RULES:
             raise ValueError(f"stop must be one of {', '.join(STOP_RULES)}, got {stop!r}")
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
@@ -88,6 +104,9 @@ class AStar:
         if max_expansions is not None and (isinstance(max_expansions, bool) or not isinstance(max_expansions, int)
                                            or max_expansions < 1):
             raise ValueError(f"max_expansions must be a positive integer, got {max_expansions!r}")
+        if isinstance(turn_penalty, bool) or not isinstance(turn_penalty, (int, float)) \
+                or not math.isfinite(turn_penalty) or turn_penalty < 0:
+            raise ValueError(f"turn_penalty must be a finite number >= 0, got {turn_penalty!r}")
         if not goals:
             raise ValueError("a search needs at least one goal")
         for n in [start, *goals]:
@@ -105,14 +124,16 @@ class AStar:
         self.trace = Trace() if trace else None
         hs = [make_heuristic(heuristic, graph, g, weight) for g in self.goals]
         self._h = hs[0] if len(hs) == 1 else (lambda n: min(h(n) for h in hs))
-        self._ws = _acquire(len(graph.passable))
-        self._open_stamp = self._ws.next_generation()
-        self._heap: list[tuple[float, float, int]] = []
+        self._ws = ws = _acquire(len(graph.passable))
+        self._open = make_open_list(open_list, ws.size, ws.links() if open_list == "unsorted" else None)
+        self._turn = float(turn_penalty)
+        self._open_stamp = ws.next_generation()
         self._path: list[int] | None = None
-        ws = self._ws
         ws.g[start], ws.parent[start], ws.stamp[start] = 0.0, -1, self._open_stamp
+        if self._turn:
+            ws.array("came", -1)[start] = -1
         h0 = self._h(start)
-        self._heap.append((h0, h0, start))
+        self._open.push(h0, h0, start, True)
         if self.trace is not None:
             self.trace.seen.append(start)
 
@@ -146,12 +167,18 @@ class AStar:
             self._finish(CANCELLED, None)
 
     def _expand(self, budget: int) -> None:
-        ws, heap, h_of = self._ws, self._heap, self._h
+        if self._turn or not hasattr(self._open, "heap"):
+            self._expand_general(budget)
+            return
+        self._expand_heap(budget)
+
+    def _expand_heap(self, budget: int) -> None:
+        """The default loop: binary heap, no turn penalty; kept lean because it is the hot path."""
+        ws, heap, h_of = self._ws, self._open.heap, self._h
         g, parent, stamp = ws.g, ws.parent, ws.stamp
         open_s = self._open_stamp
         closed_s = open_s + 1
-        passable = self.graph.passable
-        moves = self.graph.moves
+        legal, successors = self.graph.legal, self.graph.successors
         goals = set(self.goals)
         single_goal = self.goals[0] if len(self.goals) == 1 else -1
         reached_rule = self.stop == "reached"
@@ -162,7 +189,7 @@ class AStar:
                 self.expanded += n
                 self._finish(NO_PATH, None)
                 return
-            _f, _h, i = heappop(heap)
+            i = heappop(heap)[2]
             if stamp[i] == closed_s:
                 continue  # a stale duplicate: the node was closed through a better entry
             stamp[i] = closed_s
@@ -174,21 +201,12 @@ class AStar:
                 self._finish(FOUND, i)
                 return
             gi = g[i]
-            for d, costs, check, sa, sb in moves:
+            for d, costs, _k in successors[legal[i]]:
                 j = i + d
-                sc = costs[j]
-                if sc == math.inf:
-                    continue
                 st = stamp[j]
                 if st == closed_s:
                     continue
-                if check:
-                    if check == 1:
-                        if not (passable[i + sa] and passable[i + sb]):
-                            continue
-                    elif not (passable[i + sa] or passable[i + sb]):
-                        continue
-                ng = gi + sc
+                ng = gi + costs[j]
                 if st == open_s:
                     if ng >= g[j]:
                         continue
@@ -208,6 +226,68 @@ class AStar:
                     return
         self.expanded += n
 
+    def _expand_general(self, budget: int) -> None:
+        """Any open list, and the turn penalty: the same search as ``_expand_heap``."""
+        ws, open_list, h_of = self._ws, self._open, self._h
+        g, parent, stamp = ws.g, ws.parent, ws.stamp
+        turn = self._turn
+        came = ws.array("came", -1) if turn else None
+        open_s = self._open_stamp
+        closed_s = open_s + 1
+        legal, successors = self.graph.legal, self.graph.successors
+        goals = set(self.goals)
+        reached_rule = self.stop == "reached"
+        tr = self.trace
+        push, pop = open_list.push, open_list.pop
+        n = 0
+        while n < budget:
+            i = pop()
+            if i < 0:
+                self.expanded += n
+                self._finish(NO_PATH, None)
+                return
+            if stamp[i] == closed_s:
+                continue
+            stamp[i] = closed_s
+            n += 1
+            if tr is not None:
+                tr.expanded.append(i)
+            if i in goals:
+                self.expanded += n
+                self._finish(FOUND, i)
+                return
+            gi = g[i]
+            ci = came[i] if turn else -1
+            for d, costs, k in successors[legal[i]]:
+                j = i + d
+                st = stamp[j]
+                if st == closed_s:
+                    continue
+                ng = gi + costs[j]
+                if ci >= 0 and k != ci:
+                    ng += turn
+                new = st != open_s
+                if not new:
+                    if ng >= g[j]:
+                        continue
+                    if tr is not None:
+                        tr.reparented.append((j, g[j], ng, parent[j], i))
+                else:
+                    stamp[j] = open_s
+                    if tr is not None:
+                        tr.seen.append(j)
+                g[j] = ng
+                parent[j] = i
+                if turn:
+                    came[j] = k
+                hj = h_of(j)
+                push(ng + hj, hj, j, new)
+                if reached_rule and j in goals:
+                    self.expanded += n
+                    self._finish(FOUND, j)
+                    return
+        self.expanded += n
+
     def _finish(self, status: str, goal: int | None) -> None:
         self.status = status
         self.goal_found = goal
@@ -221,7 +301,7 @@ class AStar:
             self.cost = ws.g[goal]
         if self.trace is not None:
             self._snapshot_trace()
-        self._heap = []
+        self._open = make_open_list("heap", 0)
         _release(ws)
 
     def _snapshot_trace(self) -> None:
@@ -237,7 +317,7 @@ class AStar:
     @property
     def open_count(self) -> int:
         """Entries on the open list (stale duplicates included)."""
-        return len(self._heap)
+        return len(self._open)
 
     @property
     def path_nodes(self) -> list[int] | None:

@@ -55,8 +55,9 @@ def path_cost(costs: np.ndarray, path, straight: float, diagonal: float) -> floa
 
 
 def dijkstra(costs: np.ndarray, start, goal, straight: float = 1.0, diagonal_cost: float = math.sqrt(2),
-             diagonal: str = "both", neighbours: int = 8) -> float | None:
-    """Least cost from start to goal (None when unreachable); costs[y, x] = inf is blocked."""
+             diagonal: str = "both", neighbours: int = 8, penalty: np.ndarray | None = None) -> float | None:
+    """Least cost from start to goal (None when unreachable); costs[y, x] = inf is blocked.
+    ``penalty[y, x]`` is added to every step that enters (x, y) (an influence map)."""
     blocked = ~np.isfinite(costs)
     h, w = costs.shape
     dist = {tuple(start): 0.0}
@@ -77,6 +78,8 @@ def dijkstra(costs: np.ndarray, start, goal, straight: float = 1.0, diagonal_cos
                 if not step_ok(blocked, (x, y), nb, diagonal, neighbours):
                     continue
                 nd = d + (diagonal_cost if dx and dy else straight) * costs[nb[1], nb[0]]
+                if penalty is not None:
+                    nd += penalty[nb[1], nb[0]]
                 if nd < dist.get(nb, math.inf):
                     dist[nb] = nd
                     heapq.heappush(heap, (nd, nb))

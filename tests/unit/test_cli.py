@@ -61,3 +61,33 @@ def test_python_dash_m_arcstar_runs(tmp_path):
                            "--json"], capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["path"] == [[0, 1], [0, 0], [1, 0], [2, 0], [2, 1]]
+
+
+TINY_MAP = "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n"
+
+
+def test_scen_rows_and_summary(tmp_path, capsys):
+    (tmp_path / "t.map").write_text(TINY_MAP)
+    (tmp_path / "t.scen").write_text("version 1\n0\tt.map\t4\t3\t0\t0\t3\t2\t5\n"
+                                     "1\tt.map\t4\t3\t0\t1\t3\t1\t5\n")
+    assert main(["scen", str(tmp_path / "t.map"), str(tmp_path / "t.scen"), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [set(r) for r in rows] == [{"id", "optimal", "cost", "expanded", "ms"}] * 2
+    assert [round(r["cost"], 5) for r in rows] == [r["optimal"] for r in rows]
+    assert main(["scen", str(tmp_path / "t.map"), str(tmp_path / "t.scen"), "--algorithm", "dijkstra"]) == 0
+    assert "2 problems, 0 not optimal" in capsys.readouterr().out
+
+
+def test_scen_flags_a_wrong_optimum_and_bad_files(tmp_path, capsys):
+    (tmp_path / "t.map").write_text(TINY_MAP)
+    (tmp_path / "lie.scen").write_text("version 1\n0\tt.map\t4\t3\t0\t0\t3\t2\t3\n")
+    assert main(["scen", str(tmp_path / "t.map"), str(tmp_path / "lie.scen")]) == 1
+    assert "1 not optimal" in capsys.readouterr().out
+    (tmp_path / "out.scen").write_text("version 1\n0\tt.map\t4\t3\t0\t0\t30\t2\t3\n")
+    assert main(["scen", str(tmp_path / "t.map"), str(tmp_path / "out.scen")]) == 2
+    assert "outside" in capsys.readouterr().err
+    (tmp_path / "cut.scen").write_text("version 1\n0\tt.map\t4\t3\t0\n")
+    assert main(["scen", str(tmp_path / "t.map"), str(tmp_path / "cut.scen")]) == 2
+    assert "fields" in capsys.readouterr().err
+    assert main(["scen", str(tmp_path / "t.map"), str(tmp_path / "none.scen")]) == 2
+    assert "cannot read" in capsys.readouterr().err
