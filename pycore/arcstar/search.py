@@ -73,12 +73,39 @@ def _release(ws: Workspace) -> None:
 
 @dataclass
 class Trace:
-    """What the lab draws: expansion order, re-parentings, and (at the end) every seen node."""
+    """What the lab draws and replays: every expansion and every g/parent update, in order.
+
+    ``updates`` is flat: (node, g, parent) per entry; ``marks[k]`` is how many updates came
+    before expansion k, so the state after any expansion can be rebuilt. ``nodes`` is the final
+    state of every node seen: closed, g, h, f and parent.
+    """
 
     expanded: list[int] = field(default_factory=list)
-    seen: list[int] = field(default_factory=list)
-    reparented: list[tuple[int, float, float, int, int]] = field(default_factory=list)
+    marks: list[int] = field(default_factory=list)
+    updates: list = field(default_factory=list)
     nodes: dict[int, dict] = field(default_factory=dict)
+
+    def expand(self, node: int) -> None:
+        self.expanded.append(node)
+        self.marks.append(len(self.updates) // 3)
+
+    @property
+    def seen(self) -> list[int]:
+        """Nodes in the order they were first put on the open list."""
+        return list(dict.fromkeys(self.updates[0::3]))
+
+    @property
+    def reparented(self) -> list[tuple[int, float, float, int, int]]:
+        """(node, old g, new g, old parent, new parent) for every improvement of an open node."""
+        last: dict[int, tuple[float, int]] = {}
+        out = []
+        u = self.updates
+        for k in range(0, len(u), 3):
+            node, g, parent = u[k], u[k + 1], u[k + 2]
+            if node in last:
+                out.append((node, last[node][0], g, last[node][1], parent))
+            last[node] = (g, parent)
+        return out
 
 
 class AStar:
@@ -135,7 +162,7 @@ class AStar:
         h0 = self._h(start)
         self._open.push(h0, h0, start, True)
         if self.trace is not None:
-            self.trace.seen.append(start)
+            self.trace.updates.extend((start, 0.0, -1))
 
     # -- running --------------------------------------------------------------------------
     def step(self, budget: int = 1) -> str:
@@ -195,7 +222,7 @@ class AStar:
             stamp[i] = closed_s
             n += 1
             if tr is not None:
-                tr.expanded.append(i)
+                tr.expand(i)
             if i == single_goal or (single_goal < 0 and i in goals):
                 self.expanded += n
                 self._finish(FOUND, i)
@@ -210,14 +237,12 @@ class AStar:
                 if st == open_s:
                     if ng >= g[j]:
                         continue
-                    if tr is not None:
-                        tr.reparented.append((j, g[j], ng, parent[j], i))
                 else:
                     stamp[j] = open_s
-                    if tr is not None:
-                        tr.seen.append(j)
                 g[j] = ng
                 parent[j] = i
+                if tr is not None:
+                    tr.updates.extend((j, ng, i))
                 hj = h_of(j)
                 heappush(heap, (ng + hj, hj, j))
                 if reached_rule and (j == single_goal or (single_goal < 0 and j in goals)):
@@ -251,7 +276,7 @@ class AStar:
             stamp[i] = closed_s
             n += 1
             if tr is not None:
-                tr.expanded.append(i)
+                tr.expand(i)
             if i in goals:
                 self.expanded += n
                 self._finish(FOUND, i)
@@ -270,14 +295,12 @@ class AStar:
                 if not new:
                     if ng >= g[j]:
                         continue
-                    if tr is not None:
-                        tr.reparented.append((j, g[j], ng, parent[j], i))
                 else:
                     stamp[j] = open_s
-                    if tr is not None:
-                        tr.seen.append(j)
                 g[j] = ng
                 parent[j] = i
+                if tr is not None:
+                    tr.updates.extend((j, ng, i))
                 if turn:
                     came[j] = k
                 hj = h_of(j)

@@ -11,6 +11,11 @@ Requests:
 - ``{"type": "step", "id": ID, "budget_ms": 8}``: works for about that long, then answers
   ``progress`` (``expanded``, ``open``), or ``result`` (``result``: the plan as JSON plus
   ``closed`` and ``open`` flat tile indices for drawing), after which the job is gone.
+  With the ``trace`` option (on by default) and at most ``REPLAY_LIMIT`` expansions, the result
+  also holds ``trace``: ``nodes``, ``g``, ``h``, ``parent`` (final state of each tile seen, flat
+  indices, parent -1 for the start), and for replay ``order`` (tiles in expansion order),
+  ``updates`` (flat [tile, g, parent, ...] triples in the order they happened) and ``marks``
+  (updates made before each expansion).
 - ``{"type": "cancel", "id": ID}``: answers ``cancelled``.
 """
 
@@ -28,6 +33,7 @@ from .tilemap import TileMap, check_size
 
 MAX_BUDGET_MS = 1000.0
 MAX_JOBS = 8
+REPLAY_LIMIT = 200_000
 
 
 @dataclass
@@ -147,8 +153,21 @@ class Service:
         result = plan.result()
         out = result.to_json()
         trace = result.trace
-        if trace is not None:
-            flat = plan.graph.flat
-            out["closed"] = [flat(n) for n, d in trace.nodes.items() if d["closed"]]
-            out["open"] = [flat(n) for n, d in trace.nodes.items() if not d["closed"]]
+        if trace is None:
+            return out
+        flat = plan.graph.flat
+        out["closed"] = [flat(n) for n, d in trace.nodes.items() if d["closed"]]
+        out["open"] = [flat(n) for n, d in trace.nodes.items() if not d["closed"]]
+        if len(trace.expanded) <= REPLAY_LIMIT:
+            nodes = list(trace.nodes)
+            updates = trace.updates
+            out["trace"] = {
+                "nodes": [flat(n) for n in nodes],
+                "g": [trace.nodes[n]["g"] for n in nodes],
+                "h": [trace.nodes[n]["h"] for n in nodes],
+                "parent": [flat(trace.nodes[n]["parent"]) if trace.nodes[n]["parent"] >= 0 else -1 for n in nodes],
+                "order": [flat(n) for n in trace.expanded],
+                "marks": trace.marks,
+                "updates": [v if k % 3 == 1 else (flat(v) if v >= 0 else -1) for k, v in enumerate(updates)],
+            }
         return out

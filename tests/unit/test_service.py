@@ -112,3 +112,30 @@ def test_hostile_messages_always_get_a_json_answer(msg, cells):
     assert out["type"] in ("started", "error", "cancelled", "progress", "result")
     if out["type"] == "error":
         assert out["message"] and not out["message"].startswith("internal error"), out
+
+
+def test_trace_replays_to_the_final_state():
+    svc = Service()
+    grid = np.zeros((5, 7), dtype=np.uint8)
+    grid[1:4, 3] = 1  # Lester's wall
+    call(svc, plan_msg("t", 7, 5, [1, 2], [5, 2]), grid.tobytes())
+    res = run_to_end(svc, "t")["result"]
+    tr = res["trace"]
+    assert tr["order"][0] == 2 * 7 + 1 and tr["order"][-1] == 2 * 7 + 5  # start first, goal last
+    assert len(tr["marks"]) == len(tr["order"]) == res["expanded"]
+    # replay every update: the last g and parent of each tile equal the final state sent
+    g, parent = {}, {}
+    u = tr["updates"]
+    for k in range(0, len(u), 3):
+        g[u[k]], parent[u[k]] = u[k + 1], u[k + 2]
+    for node, fg, fp in zip(tr["nodes"], tr["g"], tr["parent"]):
+        assert (g[node], parent[node]) == (fg, fp)
+    # Lester's scores: the tile right of the start has G 10, H 30
+    right = tr["nodes"].index(2 * 7 + 2)
+    assert (tr["g"][right], tr["h"][right]) == (10, 30)
+    # parents lead from the goal back to the start along the path
+    back, node = [], 2 * 7 + 5
+    while node != -1:
+        back.append([node % 7, node // 7])
+        node = tr["parent"][tr["nodes"].index(node)]
+    assert back[::-1] == res["path"]
