@@ -24,7 +24,7 @@ import numbers
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -52,6 +52,8 @@ def finite(value: Any, name: str, limit: float = LIMIT) -> float:
     not exceed ``limit``.
     """
     if type(value) is float:
+        if -limit <= value <= limit:  # the common case; NaN fails this and is caught below
+            return value
         v = value
     elif isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number, got {value!r}")
@@ -91,6 +93,8 @@ def _pair(value: Any, name: str) -> tuple[float, float]:
 
 def normalize_angle(angle: float) -> float:
     """``angle`` wrapped into (-pi, pi]."""
+    if -math.pi < angle <= math.pi:
+        return angle
     a = math.fmod(angle + math.pi, TWO_PI)
     if a <= 0.0:
         a += TWO_PI
@@ -106,6 +110,33 @@ def _normalize_array(a: np.ndarray) -> np.ndarray:
 def angle_diff(a: float, b: float) -> float:
     """The signed difference ``a - b`` of two headings, wrapped into (-pi, pi]."""
     return normalize_angle(a - b)
+
+
+_set = object.__setattr__
+
+
+def _unchecked(cls: type, **values: Any) -> Any:
+    """An instance of a frozen dataclass built from values already known to be valid."""
+    obj = object.__new__(cls)
+    for k, v in values.items():
+        _set(obj, k, v)
+    return obj
+
+
+def _is_tuple_like(value: Any, n: int) -> bool:
+    """A list, tuple or 1-d array of ``n`` items (not a string)."""
+    if isinstance(value, np.ndarray):
+        return value.shape == (n,)
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == n
+
+
+def _pose(x: float, y: float, heading: float) -> Pose:
+    """A Pose from computed (already finite) values: only the heading is normalised."""
+    p = object.__new__(Pose)
+    _set(p, "x", x)
+    _set(p, "y", y)
+    _set(p, "heading", normalize_angle(heading))
+    return p
 
 
 # ----------------------------------------------------------------------------- pose
@@ -133,7 +164,7 @@ class Pose:
         """A ``Pose`` from a ``Pose`` or an ``(x, y, heading)`` sequence; ``ValueError`` else."""
         if isinstance(value, Pose):
             return value
-        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 3:
+        if not _is_tuple_like(value, 3):
             raise ValueError(f"{name} must be a Pose or (x, y, heading), got {value!r}")
         try:
             return cls(value[0], value[1], value[2])
@@ -159,12 +190,19 @@ class Pose:
         """``{"x", "y", "heading"}``, JSON-safe."""
         return {"x": self.x, "y": self.y, "heading": self.heading}
 
+    @classmethod
+    def from_json(cls, data: Any) -> Pose:
+        """A pose from ``{"x", "y", "heading"}``; ``ValueError`` on anything else."""
+        if not isinstance(data, Mapping) or set(data) != {"x", "y", "heading"}:
+            raise ValueError(f"a pose must be an object with exactly x, y, heading; got {data!r}")
+        return cls(data["x"], data["y"], data["heading"])
+
 
 def point_of(value: Any, name: str = "point") -> tuple[float, float]:
     """An (x, y) pair from a ``Pose`` (its position) or a 2-sequence; ``ValueError`` else."""
     if isinstance(value, Pose):
         return value.xy
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
+    if not _is_tuple_like(value, 2):
         raise ValueError(f"{name} must be an (x, y) pair, got {value!r}")
     return finite(value[0], f"{name}.x"), finite(value[1], f"{name}.y")
 
@@ -178,7 +216,7 @@ class _SegmentBase:
 
     def start_pose(self) -> Pose:
         """The pose at the start of the segment."""
-        return Pose(self.x, self.y, self.heading)
+        return _pose(self.x, self.y, self.heading)
 
     def end_pose(self) -> Pose:
         """The pose at the end of the segment."""
@@ -206,7 +244,7 @@ def _sample_count(length: float, step: Any) -> int:
     step = finite(step, "step", limit=math.inf)
     if step <= 0.0:
         raise ValueError(f"step must be > 0, got {step}")
-    n = math.ceil(length / step) + 1 if length > 0.0 else 1
+    n = max(1, math.ceil(length / step)) + 1 if length > 0.0 else 1
     if n > _MAX_SAMPLES:
         raise ValueError(f"step {step} is too small for length {length}: {n} samples")
     return n
@@ -239,15 +277,20 @@ class Line(_SegmentBase):
     @classmethod
     def from_pose(cls, pose: Pose, length: float, gear: int = 1) -> Line:
         """A line starting at ``pose``."""
-        return cls(pose.x, pose.y, pose.heading, length, gear)
+        pose = Pose.of(pose)
+        length = finite(length, "length")
+        if length < 0.0:
+            raise ValueError(f"length must be >= 0, got {length}")
+        return _unchecked(cls, x=pose.x, y=pose.y, heading=pose.heading, length=length,
+                          gear=_gear(gear))
 
     kind = "line"
     curvature = 0.0
 
     def _pose_at(self, s: float) -> Pose:
         d = s * self.gear
-        return Pose(self.x + d * math.cos(self.heading), self.y + d * math.sin(self.heading),
-                    self.heading)
+        return _pose(self.x + d * math.cos(self.heading), self.y + d * math.sin(self.heading),
+                     self.heading)
 
     def _sample_at(self, s: np.ndarray) -> np.ndarray:
         d = s * self.gear
@@ -320,11 +363,16 @@ class Arc(_SegmentBase):
 
         With ``sweep == 0`` (an empty arc) the centre is put on the steer = +1 side.
         """
+        pose = Pose.of(pose)
         r = check_radius(radius, "radius")
         sweep = finite(sweep, "sweep")
-        steer = (1 if sweep >= 0.0 else -1) * _gear(gear)
-        c = (pose.x - steer * r * math.sin(pose.heading), pose.y + steer * r * math.cos(pose.heading))
-        return cls(pose.x, pose.y, pose.heading, r * abs(sweep), c, r, sweep, gear)
+        gear = _gear(gear)
+        steer = (1 if sweep >= 0.0 else -1) * gear
+        length = finite(r * abs(sweep), "length")
+        c = (pose.x - steer * r * math.sin(pose.heading),
+             pose.y + steer * r * math.cos(pose.heading))
+        return _unchecked(cls, x=pose.x, y=pose.y, heading=pose.heading, length=length, center=c,
+                          radius=r, sweep=sweep, gear=gear, steer=steer)
 
     kind = "arc"
 
@@ -337,7 +385,7 @@ class Arc(_SegmentBase):
         h0 = self.heading
         h = h0 + (self.sweep * (s / self.length) if self.length > 0.0 else 0.0)
         k = self.steer * self.radius
-        return Pose(self.x + k * (math.sin(h) - math.sin(h0)),
+        return _pose(self.x + k * (math.sin(h) - math.sin(h0)),
                     self.y - k * (math.cos(h) - math.cos(h0)), h)
 
     def _sample_at(self, s: np.ndarray) -> np.ndarray:
@@ -364,7 +412,7 @@ class Arc(_SegmentBase):
                 "radius": self.radius, "sweep": self.sweep, "gear": self.gear}
 
 
-Segment = Union[Line, Arc]
+Segment = Line | Arc
 
 _REQUIRED = {
     "line": frozenset({"type", "x", "y", "heading", "length"}),
@@ -387,7 +435,8 @@ def segment_from_json(data: Any, where: str = "segment") -> Segment:
         raise ValueError(f"{where} ({kind}) is missing {', '.join(sorted(missing))}")
     unknown = keys - _REQUIRED[kind] - _OPTIONAL
     if unknown:
-        raise ValueError(f"{where} ({kind}) has unknown keys {', '.join(sorted(map(str, unknown)))}")
+        names = ", ".join(sorted(map(str, unknown)))
+        raise ValueError(f"{where} ({kind}) has unknown keys {names}")
     gear = data.get("gear", 1)
     try:
         if kind == "line":
@@ -401,10 +450,7 @@ def segment_from_json(data: Any, where: str = "segment") -> Segment:
 # ----------------------------------------------------------------------------- path
 
 def _sign_token(seg: Segment) -> str:
-    if isinstance(seg, Line):
-        tok = "S"
-    else:
-        tok = "+" if seg.steer * seg.gear > 0 else "-"
+    tok = "S" if isinstance(seg, Line) else ("+" if seg.steer * seg.gear > 0 else "-")
     return tok + ("'" if seg.gear < 0 else "")
 
 
@@ -434,10 +480,11 @@ class Path:
         ends, total, prev = [], 0.0, None
         for i, seg in enumerate(segs):
             if not isinstance(seg, (Line, Arc)):
-                raise ValueError(f"segments[{i}] must be a Line or an Arc, got {type(seg).__name__}")
+                raise ValueError(f"segments[{i}] must be a Line or an Arc, "
+                                 f"got {type(seg).__name__}")
             if prev is not None:
                 gap = math.hypot(seg.x - prev.x, seg.y - prev.y)
-                if not gap <= JOINT_TOL * max(1.0, abs(seg.x), abs(seg.y)):
+                if not gap <= JOINT_TOL + 1e-12 * max(abs(seg.x), abs(seg.y)):
                     raise ValueError(f"segments[{i}] starts at ({seg.x}, {seg.y}) but segments"
                                      f"[{i - 1}] ends at ({prev.x}, {prev.y}): gap {gap:g}")
             prev = seg.end_pose()
@@ -447,6 +494,15 @@ class Path:
         object.__setattr__(self, "_ends", tuple(ends))
 
     # -- construction
+    @classmethod
+    def _chain(cls, segments: tuple[Segment, ...], label: str = "") -> Path:
+        """A path from segments a builder has already chained end to start."""
+        ends, total = [], 0.0
+        for seg in segments:
+            total += seg.length
+            ends.append(total)
+        return _unchecked(cls, segments=segments, label=label, _ends=tuple(ends))
+
     @classmethod
     def from_waypoints(cls, points: Iterable[Any]) -> Path:
         """A polyline through ``points`` ((x, y) pairs or poses), driven forward.
@@ -464,7 +520,7 @@ class Path:
             raise ValueError("a path from waypoints needs at least two distinct points")
         return cls(tuple(Line(a[0], a[1], math.atan2(b[1] - a[1], b[0] - a[0]),
                               math.hypot(b[0] - a[0], b[1] - a[1]))
-                         for a, b in zip(pts, pts[1:])), label="polyline")
+                         for a, b in zip(pts, pts[1:], strict=False)), label="polyline")
 
     @classmethod
     def from_json(cls, data: Any) -> Path:
@@ -582,5 +638,4 @@ class Path:
 
     def reversed(self) -> Path:
         """This path driven backwards from its end to its start (every gear flipped)."""
-        return Path(tuple(s.reversed() for s in reversed(self.segments)),
-                    self.label + "~" if self.label else "")
+        return Path(tuple(s.reversed() for s in reversed(self.segments)))
