@@ -21,12 +21,15 @@ import time
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 
+import numpy as np
+
 from .grid import GridGraph
 from .heuristics import make_heuristic
 from .openlists import make_open_list
 
 RUNNING, FOUND, NO_PATH, BUDGET, CANCELLED = "running", "found", "no_path", "budget_exhausted", "cancelled"
 STOP_RULES = ("closed", "reached")
+TRACE_DETAIL_LIMIT = 50_000  # above this many expansions a trace keeps the explored mask only
 
 
 class Workspace:
@@ -77,13 +80,17 @@ class Trace:
 
     ``updates`` is flat: (node, g, parent) per entry; ``marks[k]`` is how many updates came
     before expansion k, so the state after any expansion can be rebuilt. ``nodes`` is the final
-    state of every node seen: closed, g, h, f and parent.
+    state of every node seen: closed, g, h, f and parent (kept only for searches of at most
+    ``TRACE_DETAIL_LIMIT`` expansions; ``detailed`` says whether it was). ``explored`` is one
+    byte per map tile, row-major: 0 unseen, 1 open, 2 closed.
     """
 
     expanded: list[int] = field(default_factory=list)
     marks: list[int] = field(default_factory=list)
     updates: list = field(default_factory=list)
     nodes: dict[int, dict] = field(default_factory=dict)
+    explored: bytes = b""
+    detailed: bool = False
 
     def expand(self, node: int) -> None:
         self.expanded.append(node)
@@ -328,13 +335,19 @@ class AStar:
         _release(ws)
 
     def _snapshot_trace(self) -> None:
-        ws, tr, h_of = self._ws, self.trace, self._h
-        closed_s = self._open_stamp + 1
-        for node in tr.seen:
-            g = ws.g[node]
-            h = h_of(node)
-            tr.nodes[node] = {"closed": ws.stamp[node] == closed_s, "g": g, "h": h, "f": g + h,
-                              "parent": ws.parent[node]}
+        ws, tr, h_of, graph = self._ws, self.trace, self._h, self.graph
+        mask = np.zeros((graph.height + 2) * graph.stride, dtype=np.uint8)
+        mask[np.asarray(tr.updates[0::3], dtype=np.int64)] = 1
+        mask[np.asarray(tr.expanded, dtype=np.int64)] = 2
+        tr.explored = mask.reshape(graph.height + 2, graph.stride)[1:-1, 1:-1].tobytes()
+        tr.detailed = len(tr.expanded) <= TRACE_DETAIL_LIMIT
+        if tr.detailed:
+            closed_s = self._open_stamp + 1
+            for node in tr.seen:
+                g = ws.g[node]
+                h = h_of(node)
+                tr.nodes[node] = {"closed": ws.stamp[node] == closed_s, "g": g, "h": h, "f": g + h,
+                                  "parent": ws.parent[node]}
 
     # -- results ----------------------------------------------------------------------------
     @property
@@ -349,9 +362,15 @@ class AStar:
     @property
     def path(self) -> list[tuple[int, int]] | None:
         """The path as tiles (x, y), start first; None unless found."""
-        return None if self._path is None else [self.graph.tile(n) for n in self._path]
+        if self._path is None:
+            return None
+        y, x = np.divmod(np.asarray(self._path, dtype=np.int64), self.graph.stride)
+        return list(zip((x - 1).tolist(), (y - 1).tolist()))
 
 
 def path_length(path: list[tuple[int, int]]) -> float:
     """Geometric length in tiles of a tile path (1 per straight step, sqrt 2 per diagonal)."""
-    return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(path, path[1:]))
+    if len(path) < 2:
+        return 0.0
+    d = np.diff(np.asarray(path, dtype=np.float64), axis=0)
+    return float(np.hypot(d[:, 0], d[:, 1]).sum())

@@ -9,10 +9,12 @@ Requests:
   (uint8, row-major ``y * W + x``) as any buffer; without ``cells`` the map cached under that
   version is used. Answers ``{"type": "started", "id": ID}``.
 - ``{"type": "step", "id": ID, "budget_ms": 8}``: works for about that long, then answers
-  ``progress`` (``expanded``, ``open``), or ``result`` (``result``: the plan as JSON plus
-  ``closed`` and ``open`` flat tile indices for drawing), after which the job is gone.
-  With the ``trace`` option (on by default) and at most ``REPLAY_LIMIT`` expansions, the result
-  also holds ``trace``: ``nodes``, ``g``, ``h``, ``parent`` (final state of each tile seen, flat
+  ``progress`` (``expanded``, ``open``), or ``result`` (``result``: the plan as JSON), after
+  which the job is gone. With the ``trace`` option (on by default) the result also says
+  ``closed_count``, ``open_count`` and ``"explored": true``: the explored tiles wait as one byte
+  per tile (0 unseen, 1 open, 2 closed) for ``take_buffer()``, so a million tiles cross to
+  JavaScript as one typed array instead of JSON. For at most ``search.TRACE_DETAIL_LIMIT``
+  expansions it also holds ``trace``: ``nodes``, ``g``, ``h``, ``parent`` (final state of each tile seen, flat
   indices, parent -1 for the start), and for replay ``order`` (tiles in expansion order),
   ``updates`` (flat [tile, g, parent, ...] triples in the order they happened) and ``marks``
   (updates made before each expansion).
@@ -33,7 +35,6 @@ from .tilemap import TileMap, check_size
 
 MAX_BUDGET_MS = 1000.0
 MAX_JOBS = 8
-REPLAY_LIMIT = 200_000
 
 
 @dataclass
@@ -49,6 +50,12 @@ class Service:
         self.map: TileMap | None = None
         self.map_version: object = None
         self.jobs: dict[object, _Job] = {}
+        self.buffer: bytes | None = None
+
+    def take_buffer(self) -> bytes | None:
+        """The explored-tiles bytes of the last result (once; None when there are none)."""
+        out, self.buffer = self.buffer, None
+        return out
 
     def handle(self, message_json: str, cells: object = None) -> str:
         """Answer one request (JSON text in, JSON text out); never raises."""
@@ -140,7 +147,10 @@ class Service:
         if not plan.done:
             return {"type": "progress", "id": msg["id"], "expanded": search.expanded, "open": search.open_count}
         del self.jobs[msg["id"]]
-        return {"type": "result", "id": msg["id"], "result": self._result_json(plan)}
+        result = plan.result()
+        if result.trace is not None:
+            self.buffer = result.trace.explored
+        return {"type": "result", "id": msg["id"], "result": self._result_json(plan, result)}
 
     def _cancel(self, msg: dict) -> dict:
         job = self.jobs.pop(msg["id"], None)
@@ -149,18 +159,16 @@ class Service:
         return {"type": "cancelled", "id": msg["id"]}
 
     @staticmethod
-    def _result_json(plan: PlanJob) -> dict:
-        result = plan.result()
+    def _result_json(plan: PlanJob, result) -> dict:
         out = result.to_json()
         trace = result.trace
         if trace is None:
             return out
-        flat = plan.graph.flat
-        out["closed"] = [flat(n) for n, d in trace.nodes.items() if d["closed"]]
-        out["open"] = [flat(n) for n, d in trace.nodes.items() if not d["closed"]]
-        if len(trace.expanded) <= REPLAY_LIMIT:
+        counts = np.bincount(np.frombuffer(trace.explored, dtype=np.uint8), minlength=3)
+        out.update(explored=True, open_count=int(counts[1]), closed_count=int(counts[2]))
+        if trace.detailed:
+            flat = plan.graph.flat
             nodes = list(trace.nodes)
-            updates = trace.updates
             out["trace"] = {
                 "nodes": [flat(n) for n in nodes],
                 "g": [trace.nodes[n]["g"] for n in nodes],
@@ -168,6 +176,6 @@ class Service:
                 "parent": [flat(trace.nodes[n]["parent"]) if trace.nodes[n]["parent"] >= 0 else -1 for n in nodes],
                 "order": [flat(n) for n in trace.expanded],
                 "marks": trace.marks,
-                "updates": [v if k % 3 == 1 else (flat(v) if v >= 0 else -1) for k, v in enumerate(updates)],
+                "updates": [v if k % 3 == 1 else (flat(v) if v >= 0 else -1) for k, v in enumerate(trace.updates)],
             }
         return out

@@ -36,8 +36,12 @@ def test_plan_step_result_with_explored_tiles():
     res = out["result"]
     assert res["status"] == "found" and res["expanded"] > 0 and res["ms"] >= 0
     check_path(grid.astype(bool), [tuple(p) for p in res["path"]], (0, 9), (11, 9))
-    assert set(res["closed"]).isdisjoint(res["open"])
-    assert all(0 <= i < 120 and grid.flat[i] == 0 for i in res["closed"] + res["open"])
+    explored = np.frombuffer(svc.take_buffer(), dtype=np.uint8).reshape(10, 12)
+    assert svc.take_buffer() is None  # handed over once
+    assert not explored[grid == 1].any()  # nothing explored on a wall
+    assert (explored == 2).sum() == res["closed_count"] == res["expanded"]
+    assert (explored == 1).sum() == res["open_count"] and res["explored"] is True
+    assert all(explored[y, x] == 2 for x, y in res["path"])  # the path was closed tile by tile
     # the same version again needs no cells
     assert call(svc, plan_msg("b", 12, 10, [11, 9], [0, 9]))["type"] == "started"
     assert run_to_end(svc, "b")["result"]["cost"] == res["cost"]

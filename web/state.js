@@ -1,0 +1,356 @@
+// @ts-check
+/**
+ * The map model and its undoable commands.
+ *
+ * The model holds the terrain (a Uint8Array of codes, row-major, index
+ * y * width + x) and the start and goal tiles. Every change goes through a
+ * command kept in the history, so it can be undone and redone. A drag stroke
+ * is gathered into one command with beginStroke()/endStroke().
+ *
+ * `version` changes whenever the terrain changes (never reused, also not by
+ * undo), so the worker can key its map cache by it.
+ *
+ * @module state
+ */
+
+import { TERRAIN } from './maps.js';
+
+/** @typedef {[number, number]} Tile */
+
+/**
+ * @typedef {Object} Command
+ * @property {string} label  shown in the Undo/Redo button titles
+ * @property {(m: MapModel) => void} undo
+ * @property {(m: MapModel) => void} redo
+ */
+
+/**
+ * @typedef {'cells' | 'markers' | 'load' | 'history'} ChangeKind
+ */
+
+/** Version numbers are unique in a page's life. */
+let nextVersion = 1;
+
+/** A set of terrain changes: flat index -> [old code, new code]. */
+class CellsCommand {
+  /** @param {string} label */
+  constructor(label) {
+    this.label = label;
+    /** @type {Map<number, [number, number]>} */
+    this.changes = new Map();
+  }
+
+  /** @param {MapModel} m */
+  undo(m) {
+    for (const [i, [before]] of this.changes) m.cells[i] = before;
+    m._touchCells();
+  }
+
+  /** @param {MapModel} m */
+  redo(m) {
+    for (const [i, [, after]] of this.changes) m.cells[i] = after;
+    m._touchCells();
+  }
+}
+
+/** A move of the start or the goal. */
+class MarkerCommand {
+  /**
+   * @param {'start' | 'goal'} which
+   * @param {Tile} from
+   * @param {Tile} to
+   */
+  constructor(which, from, to) {
+    this.label = which === 'start' ? 'move start' : 'move goal';
+    this.which = which;
+    this.from = from;
+    this.to = to;
+  }
+
+  /** @param {MapModel} m */
+  undo(m) {
+    m[this.which] = copyTile(this.from);
+    m._emit('markers');
+  }
+
+  /** @param {MapModel} m */
+  redo(m) {
+    m[this.which] = copyTile(this.to);
+    m._emit('markers');
+  }
+}
+
+/** A stroke that may both paint tiles and move a marker (kept as one step). */
+class StrokeCommand {
+  /** @param {string} label */
+  constructor(label) {
+    this.label = label;
+    /** @type {Command[]} */
+    this.parts = [];
+  }
+
+  /** @param {MapModel} m */
+  undo(m) {
+    for (let i = this.parts.length - 1; i >= 0; i--) this.parts[i].undo(m);
+  }
+
+  /** @param {MapModel} m */
+  redo(m) {
+    for (const p of this.parts) p.redo(m);
+  }
+}
+
+export class MapModel {
+  /**
+   * @param {{width: number, height: number, cells: Uint8Array,
+   *          start?: Tile | null, goal?: Tile | null}} map
+   */
+  constructor(map) {
+    /** @type {number} */ this.width = 0;
+    /** @type {number} */ this.height = 0;
+    /** @type {Uint8Array} */ this.cells = new Uint8Array(0);
+    /** @type {Tile} */ this.start = [0, 0];
+    /** @type {Tile} */ this.goal = [0, 0];
+    /** @type {number} */ this.version = 0;
+    /** @type {Command[]} */ this.undoStack = [];
+    /** @type {Command[]} */ this.redoStack = [];
+    /** @type {StrokeCommand | null} */ this.stroke = null;
+    /** @type {Set<(kind: ChangeKind) => void>} */ this.listeners = new Set();
+    this.load(map);
+  }
+
+  /**
+   * Replace the whole map (a new map is opened: the history is cleared).
+   * Start and goal come from the map; if it has none, the old ones are kept
+   * when they are still open tiles on it, otherwise open tiles near the
+   * top-left and bottom-right corners are chosen.
+   *
+   * @param {{width: number, height: number, cells: Uint8Array,
+   *          start?: Tile | null, goal?: Tile | null}} map
+   */
+  load(map) {
+    const oldStart = this.start;
+    const oldGoal = this.goal;
+    const hadMap = this.cells.length > 0;
+    this.width = map.width;
+    this.height = map.height;
+    this.cells = map.cells;
+    this.version = nextVersion++;
+    this.start = map.start
+      ? copyTile(map.start)
+      : hadMap && this.isOpen(oldStart[0], oldStart[1])
+        ? copyTile(oldStart)
+        : this._firstOpen(false);
+    this.goal = map.goal
+      ? copyTile(map.goal)
+      : hadMap && this.isOpen(oldGoal[0], oldGoal[1]) && !sameTile(oldGoal, this.start)
+        ? copyTile(oldGoal)
+        : this._firstOpen(true);
+    this.undoStack = [];
+    this.redoStack = [];
+    this.stroke = null;
+    this._emit('load');
+  }
+
+  /**
+   * @param {boolean} fromEnd
+   * @returns {Tile}
+   */
+  _firstOpen(fromEnd) {
+    const n = this.cells.length;
+    for (let k = 0; k < n; k++) {
+      const i = fromEnd ? n - 1 - k : k;
+      if (this.cells[i] === TERRAIN.OPEN) return [i % this.width, Math.floor(i / this.width)];
+    }
+    return fromEnd ? [this.width - 1, this.height - 1] : [0, 0];
+  }
+
+  /** @param {(kind: ChangeKind) => void} fn */
+  subscribe(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** @param {ChangeKind} kind */
+  _emit(kind) {
+    for (const fn of this.listeners) fn(kind);
+  }
+
+  _touchCells() {
+    this.version = nextVersion++;
+    this._emit('cells');
+  }
+
+  /** @param {number} x @param {number} y */
+  inBounds(x, y) {
+    return Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < this.width && y < this.height;
+  }
+
+  /** @param {number} x @param {number} y */
+  isOpen(x, y) {
+    return this.inBounds(x, y) && this.cells[y * this.width + x] === TERRAIN.OPEN;
+  }
+
+  /** @param {number} x @param {number} y */
+  isMarker(x, y) {
+    return sameTile(this.start, [x, y]) || sameTile(this.goal, [x, y]);
+  }
+
+  /**
+   * Start a stroke: the edits until endStroke() are one undo step.
+   * @param {string} label
+   */
+  beginStroke(label) {
+    if (this.stroke) this.endStroke();
+    this.stroke = new StrokeCommand(label);
+  }
+
+  /** Close the current stroke and put it in the history if it changed anything. */
+  endStroke() {
+    const s = this.stroke;
+    this.stroke = null;
+    if (!s) return;
+    // Collapse a stroke into its parts' net effect.
+    const useful = s.parts.filter((p) =>
+      p instanceof CellsCommand
+        ? p.changes.size > 0
+        : !(p instanceof MarkerCommand) || !sameTile(p.from, p.to),
+    );
+    if (useful.length === 0) return;
+    s.parts = useful;
+    this._push(s.parts.length === 1 ? s.parts[0] : s);
+  }
+
+  /** @param {Command} cmd */
+  _push(cmd) {
+    this.undoStack.push(cmd);
+    this.redoStack = [];
+    this._emit('history');
+  }
+
+  /**
+   * Set the terrain of a set of tiles. Start and goal tiles are never walled.
+   * Inside a stroke the change joins the stroke; otherwise it is its own step.
+   *
+   * @param {Iterable<Tile>} tiles
+   * @param {number} code
+   * @param {string} [label]
+   * @returns {number} how many tiles changed
+   */
+  paint(tiles, code, label = code === TERRAIN.WALL ? 'paint walls' : 'erase walls') {
+    /** @type {CellsCommand} */
+    let cmd;
+    const inStroke = this.stroke !== null;
+    const last = inStroke && this.stroke ? this.stroke.parts[this.stroke.parts.length - 1] : null;
+    if (last instanceof CellsCommand) cmd = last;
+    else {
+      cmd = new CellsCommand(label);
+      if (inStroke && this.stroke) this.stroke.parts.push(cmd);
+    }
+    let changed = 0;
+    for (const [x, y] of tiles) {
+      if (!this.inBounds(x, y)) continue;
+      if (code !== TERRAIN.OPEN && this.isMarker(x, y)) continue;
+      const i = y * this.width + x;
+      const before = this.cells[i];
+      if (before === code) continue;
+      const prev = cmd.changes.get(i);
+      if (prev) {
+        if (prev[0] === code) cmd.changes.delete(i);
+        else prev[1] = code;
+      } else {
+        cmd.changes.set(i, [before, code]);
+      }
+      this.cells[i] = code;
+      changed++;
+    }
+    if (changed) this._touchCells();
+    if (!inStroke && cmd.changes.size) this._push(cmd);
+    return changed;
+  }
+
+  /**
+   * Set every tile to open ground (one undo step).
+   * @returns {number} how many tiles changed
+   */
+  clearWalls() {
+    /** @type {Tile[]} */
+    const tiles = [];
+    for (let i = 0; i < this.cells.length; i++) {
+      if (this.cells[i] !== TERRAIN.OPEN) tiles.push([i % this.width, Math.floor(i / this.width)]);
+    }
+    if (this.stroke) this.endStroke();
+    return this.paint(tiles, TERRAIN.OPEN, 'clear walls');
+  }
+
+  /**
+   * Move the start or the goal to an open tile that is not the other marker.
+   *
+   * @param {'start' | 'goal'} which
+   * @param {Tile} to
+   * @returns {boolean} whether it moved
+   */
+  moveMarker(which, to) {
+    const other = which === 'start' ? this.goal : this.start;
+    if (!this.isOpen(to[0], to[1]) || sameTile(other, to) || sameTile(this[which], to)) return false;
+    const from = this[which];
+    if (this.stroke) {
+      // Within a drag only the first origin and the last target matter.
+      const parts = this.stroke.parts;
+      const prev = parts.find((p) => p instanceof MarkerCommand && p.which === which);
+      if (prev instanceof MarkerCommand) prev.to = copyTile(to);
+      else parts.push(new MarkerCommand(which, copyTile(from), copyTile(to)));
+      this[which] = copyTile(to);
+      this._emit('markers');
+    } else {
+      const cmd = new MarkerCommand(which, copyTile(from), copyTile(to));
+      cmd.redo(this);
+      this._push(cmd);
+    }
+    return true;
+  }
+
+  canUndo() {
+    return this.undoStack.length > 0;
+  }
+
+  canRedo() {
+    return this.redoStack.length > 0;
+  }
+
+  undo() {
+    if (this.stroke) this.endStroke();
+    const cmd = this.undoStack.pop();
+    if (!cmd) return false;
+    cmd.undo(this);
+    this.redoStack.push(cmd);
+    this._emit('history');
+    return true;
+  }
+
+  redo() {
+    if (this.stroke) this.endStroke();
+    const cmd = this.redoStack.pop();
+    if (!cmd) return false;
+    cmd.redo(this);
+    this.undoStack.push(cmd);
+    this._emit('history');
+    return true;
+  }
+}
+
+/**
+ * @param {Tile} t
+ * @returns {Tile}
+ */
+export function copyTile(t) {
+  return [t[0], t[1]];
+}
+
+/**
+ * @param {Tile | null | undefined} a
+ * @param {Tile | null | undefined} b
+ */
+export function sameTile(a, b) {
+  return !!a && !!b && a[0] === b[0] && a[1] === b[1];
+}
