@@ -246,6 +246,13 @@ def load_map(path: str | Path) -> MapFile:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError(f"map file {p.name} is not text") from None
+    return load_text(text)
+
+
+def load_text(text: str) -> MapFile:
+    """Read a map from its text by its content: Moving AI ``.map``, arcstar JSON, or ASCII art."""
+    if not isinstance(text, str):
+        raise ValueError(f"a map must be text, got {type(text).__name__}")
     head = text.lstrip()[:64].lower()
     if head.startswith("type "):
         return MapFile(parse_movingai_map(text))

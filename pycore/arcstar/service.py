@@ -19,6 +19,15 @@ Requests:
   ``updates`` (flat [tile, g, parent, ...] triples in the order they happened) and ``marks``
   (updates made before each expansion).
 - ``{"type": "cancel", "id": ID}``: answers ``cancelled``.
+- ``{"type": "load_map", "id": ID, "text": "..."}``: reads a Moving AI ``.map``, arcstar JSON or
+  ASCII art with the core's readers; answers ``{"type": "map", "width", "height", "start",
+  "goal", "terrains": [{code, name, char, cost}]}`` with the terrain codes for ``take_buffer()``.
+- ``{"type": "load_scen", "id": ID, "text": "...", "width": W, "height": H}``: reads a ``.scen``
+  file and checks it against a map of that size; answers ``{"type": "scenarios", "scenarios":
+  [{id, bucket, start, goal, optimal}]}``.
+
+A plan's ``map`` may carry ``terrain_costs``: ``[[code, cost or null (impassable)], ...]``,
+applied to the default terrain types (send a new ``version`` when they change).
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .mapio import load_text, map_to_json, parse_scen
 from .planner import PlanJob, PlanOptions
 from .tilemap import TileMap, check_size
 
@@ -77,8 +87,12 @@ class Service:
                 out = self._step(msg)
             elif kind == "cancel":
                 out = self._cancel(msg)
+            elif kind == "load_map":
+                out = self._load_map(msg)
+            elif kind == "load_scen":
+                out = self._load_scen(msg)
             else:
-                raise ValueError(f"unknown request type {kind!r} (expected plan, step or cancel)")
+                raise ValueError(f"unknown request type {kind!r} (expected plan, step, cancel, load_map or load_scen)")
         except ValueError as e:
             out = {"type": "error", "id": msg_id, "message": str(e)}
         except Exception as e:  # a bug must not kill the worker: report it instead
@@ -119,9 +133,37 @@ class Service:
             raise ValueError("map cells must be a byte buffer (a Uint8Array)") from None
         if data.size != width * height:
             raise ValueError(f"map cells hold {data.size} values, expected width x height = {width * height}")
-        self.map = TileMap(data.reshape(height, width).copy())
-        self.map_version = version
-        return self.map
+        tilemap = TileMap(data.reshape(height, width).copy())
+        costs = spec.get("terrain_costs", [])
+        if not isinstance(costs, list):
+            raise ValueError("map terrain_costs must be a list of [code, cost] pairs")
+        for pair in costs:
+            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], int):
+                raise ValueError(f"map terrain_costs entries must be [code, cost], got {pair!r}")
+            tilemap.set_cost(pair[0], math.inf if pair[1] is None else pair[1])
+        self.map, self.map_version = tilemap, version
+        return tilemap
+
+    def _load_map(self, msg: dict) -> dict:
+        text = msg.get("text")
+        if not isinstance(text, str):
+            raise ValueError("load_map needs the file's 'text'")
+        loaded = load_text(text)
+        self.buffer = loaded.map.terrain.tobytes()
+        doc = map_to_json(loaded.map)
+        return {"type": "map", "id": msg["id"], "width": loaded.map.width, "height": loaded.map.height,
+                "start": loaded.start and list(loaded.start), "goal": loaded.goal and list(loaded.goal),
+                "terrains": doc["terrains"]}
+
+    def _load_scen(self, msg: dict) -> dict:
+        text, width, height = msg.get("text"), msg.get("width"), msg.get("height")
+        if not isinstance(text, str):
+            raise ValueError("load_scen needs the file's 'text'")
+        check_size(width, height)
+        scens = parse_scen(text, TileMap.empty(width, height))
+        return {"type": "scenarios", "id": msg["id"],
+                "scenarios": [{"id": s.id, "bucket": s.bucket, "start": list(s.start), "goal": list(s.goal),
+                               "optimal": s.optimal} for s in scens]}
 
     def _step(self, msg: dict) -> dict:
         job = self.jobs.get(msg["id"])

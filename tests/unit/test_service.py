@@ -143,3 +143,47 @@ def test_trace_replays_to_the_final_state():
         back.append([node % 7, node // 7])
         node = tr["parent"][tr["nodes"].index(node)]
     assert back[::-1] == res["path"]
+
+
+def test_load_map_and_scen_use_the_core_readers():
+    svc = Service()
+    text = "type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n"
+    out = call(svc, {"type": "load_map", "id": 1, "text": text})
+    assert out["type"] == "map" and (out["width"], out["height"]) == (3, 2) and out["start"] is None
+    cells = np.frombuffer(svc.take_buffer(), dtype=np.uint8).reshape(2, 3)
+    assert cells.tolist() == [[0, 1, 0], [0, 0, 0]]
+    assert {t["name"] for t in out["terrains"]} >= {"ground", "wall"}
+    art = call(svc, {"type": "load_map", "id": 2, "text": "S.#\n..E\n"})
+    assert art["start"] == [0, 0] and art["goal"] == [2, 1]
+    scen = call(svc, {"type": "load_scen", "id": 3, "width": 3, "height": 2,
+                      "text": "version 1\n0\tm.map\t3\t2\t0\t0\t2\t0\t3.41421\n"})
+    assert scen["scenarios"] == [{"id": 0, "bucket": 0, "start": [0, 0], "goal": [2, 0], "optimal": 3.41421}]
+    for msg, expect in [
+        ({"type": "load_map", "id": 4, "text": "type octile\nheight 9\nwidth 3\nmap\n...\n"}, "truncated"),
+        ({"type": "load_map", "id": 5, "text": 42}, "text"),
+        ({"type": "load_map", "id": 6, "text": "..?\n"}, "unknown character"),
+        ({"type": "load_scen", "id": 7, "width": 3, "height": 2,
+          "text": "version 1\n0\tm.map\t3\t2\t0\t0\t7\t0\t3\n"}, "outside"),
+        ({"type": "load_scen", "id": 8, "width": 0, "height": 2, "text": "version 1\n"}, "positive integer"),
+    ]:
+        bad = call(svc, msg)
+        assert bad["type"] == "error" and expect in bad["message"], bad
+
+
+def test_terrain_costs_change_the_plan():
+    svc = Service()
+    grid = np.zeros((3, 5), dtype=np.uint8)
+    grid[1, 1:4] = 2  # a road through the middle row
+    call(svc, plan_msg(1, 5, 3, [0, 1], [4, 1], heuristic="octile"), grid.tobytes())
+    cheap = run_to_end(svc, 1)["result"]
+    assert all(y == 1 for _x, y in cheap["path"]) and cheap["cost"] == 5 + 5 + 5 + 10  # entering road tiles costs half
+    msg = plan_msg(2, 5, 3, [0, 1], [4, 1], version=2, heuristic="octile")
+    msg["map"]["terrain_costs"] = [[2, None]]  # the road becomes impassable
+    call(svc, msg, grid.tobytes())
+    detour = run_to_end(svc, 2)["result"]
+    assert not any(grid[y, x] == 2 for x, y in detour["path"])
+    for bad in ([[2, -1]], [[2, "free"]], [["road", 1]], "cheap", [[99, 1]]):
+        msg = plan_msg(3, 5, 3, [0, 1], [4, 1], version=3)
+        msg["map"]["terrain_costs"] = bad
+        out = call(svc, msg, grid.tobytes())
+        assert out["type"] == "error" and not out["message"].startswith("internal"), (bad, out)
