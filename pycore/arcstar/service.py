@@ -26,6 +26,9 @@ Requests:
   file and checks it against a map of that size; answers ``{"type": "scenarios", "scenarios":
   [{id, bucket, start, goal, optimal}]}``.
 
+- ``{"type": "info", "id": ID}``: what this core offers: methods, heuristics, diagonal policies,
+  cost models, open lists, stop rules and the default terrain types.
+
 A plan's ``map`` may carry ``terrain_costs``: ``[[code, cost or null (impassable)], ...]``,
 applied to the default terrain types (send a new ``version`` when they change).
 """
@@ -39,9 +42,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import __version__
+from .grid import COST_MODELS, DIAGONAL_POLICIES
+from .heuristics import HEURISTICS
 from .mapio import load_text, map_to_json, parse_scen
-from .planner import PlanJob, PlanOptions
-from .tilemap import TileMap, check_size
+from .openlists import OPEN_LISTS
+from .planner import METHODS, PlanJob, PlanOptions
+from .search import STOP_RULES
+from .tilemap import DEFAULT_TERRAINS, TileMap, check_size
 
 MAX_BUDGET_MS = 1000.0
 MAX_JOBS = 8
@@ -87,12 +95,15 @@ class Service:
                 out = self._step(msg)
             elif kind == "cancel":
                 out = self._cancel(msg)
+            elif kind == "info":
+                out = self._info(msg)
             elif kind == "load_map":
                 out = self._load_map(msg)
             elif kind == "load_scen":
                 out = self._load_scen(msg)
             else:
-                raise ValueError(f"unknown request type {kind!r} (expected plan, step, cancel, load_map or load_scen)")
+                raise ValueError(f"unknown request type {kind!r} "
+                                 "(expected plan, step, cancel, info, load_map or load_scen)")
         except ValueError as e:
             out = {"type": "error", "id": msg_id, "message": str(e)}
         except Exception as e:  # a bug must not kill the worker: report it instead
@@ -143,6 +154,14 @@ class Service:
             tilemap.set_cost(pair[0], math.inf if pair[1] is None else pair[1])
         self.map, self.map_version = tilemap, version
         return tilemap
+
+    @staticmethod
+    def _info(msg: dict) -> dict:
+        return {"type": "info", "id": msg["id"], "version": __version__, "methods": list(METHODS),
+                "heuristics": list(HEURISTICS), "diagonal": list(DIAGONAL_POLICIES),
+                "costs": list(COST_MODELS), "open_lists": list(OPEN_LISTS), "stop": list(STOP_RULES),
+                "terrains": [{"code": t.code, "name": t.name, "char": t.char,
+                              "cost": None if math.isinf(t.cost) else t.cost} for t in DEFAULT_TERRAINS]}
 
     def _load_map(self, msg: dict) -> dict:
         text = msg.get("text")

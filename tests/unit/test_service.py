@@ -187,3 +187,16 @@ def test_terrain_costs_change_the_plan():
         msg["map"]["terrain_costs"] = bad
         out = call(svc, msg, grid.tobytes())
         assert out["type"] == "error" and not out["message"].startswith("internal"), (bad, out)
+
+
+def test_info_lists_what_a_plan_accepts():
+    svc = Service()
+    info = call(svc, {"type": "info", "id": "i"})
+    assert "astar" in info["methods"] and "octile" in info["heuristics"] and "both" in info["diagonal"]
+    grid = bytes(16)
+    for method in info["methods"]:  # every advertised method plans on a plain map
+        for open_list in info["open_lists"]:
+            out = call(svc, plan_msg(method + open_list, 4, 4, [0, 0], [3, 3], method=method, open_list=open_list),
+                       grid)
+            assert out["type"] == "started", out
+            assert run_to_end(svc, method + open_list)["result"]["status"] == "found"
