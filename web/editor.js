@@ -2,10 +2,12 @@
 /**
  * Mouse tools on the map canvas.
  *
- * - Left drag paints walls (or erases, with the Erase tool), with a square
- *   brush of 1, 2 or 3 tiles; right drag always erases.
- * - Dragging the start or the goal marker moves it (onto open tiles only).
+ * - Left drag paints the chosen terrain (or ground, with the Erase tool), with
+ *   a square brush of 1, 2, 3 or 5 tiles; right drag always paints ground.
+ * - Dragging the start or the goal marker moves it (onto passable tiles only).
  * - A whole drag is one undo step.
+ * - Middle drag, or a left drag while Space is held, pans the view; the mouse
+ *   wheel zooms around the pointer.
  * - The hovered tile is reported for the coordinates readout.
  *
  * @module editor
@@ -22,7 +24,8 @@ export class Editor {
    * @param {HTMLCanvasElement} canvas
    * @param {MapModel} model
    * @param {Renderer} renderer
-   * @param {{onHover?: (tile: [number, number] | null) => void, onEdit?: () => void}} [hooks]
+   * @param {{onHover?: (tile: [number, number] | null) => void, onEdit?: () => void,
+   *          onView?: () => void, terrainName?: (code: number) => string}} [hooks]
    */
   constructor(canvas, model, renderer, hooks = {}) {
     this.canvas = canvas;
@@ -32,7 +35,13 @@ export class Editor {
     /** @type {Tool} */
     this.tool = 'paint';
     this.brush = 1;
-    /** @type {null | {kind: 'paint', code: number, last: [number, number]} | {kind: 'marker', which: 'start' | 'goal'}} */
+    /** @type {number} the terrain code the Paint tool lays */
+    this.code = TERRAIN.WALL;
+    /** Space is held: a left drag pans (set by the page's key handler) */
+    this.spaceHeld = false;
+    /** a pan happened while Space was held (so releasing Space does not play/pause) */
+    this.pannedWithSpace = false;
+    /** @type {null | {kind: 'paint', code: number, last: [number, number]} | {kind: 'marker', which: 'start' | 'goal'} | {kind: 'pan', x: number, y: number}} */
     this.drag = null;
     /** @type {number | null} */
     this.pointerId = null;
@@ -46,6 +55,16 @@ export class Editor {
       if (!this.drag) this._hover(null);
     });
     canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+    canvas.addEventListener('wheel', (e) => this._wheel(e), { passive: false });
+    // a middle click must not start the browser's autoscroll
+    canvas.addEventListener('mousedown', (e) => {
+      if (e.button === 1) e.preventDefault();
+    });
+  }
+
+  /** @param {number} code  the terrain the Paint tool lays */
+  setTerrain(code) {
+    this.code = code;
   }
 
   /** @param {Tool} tool */
@@ -54,10 +73,21 @@ export class Editor {
     this.canvas.dataset.tool = tool;
   }
 
-  /** @param {number} n */
+  /** @param {number} n  brush side in tiles (1, 2, 3 or 5) */
   setBrush(n) {
     this.brush = Math.max(1, Math.min(5, Math.round(n)));
     this.renderer.brush = this.brush;
+  }
+
+  /** @param {WheelEvent} e */
+  _wheel(e) {
+    e.preventDefault();
+    const r = this.canvas.getBoundingClientRect();
+    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
+    const dy = Math.max(-300, Math.min(300, e.deltaY * unit));
+    this.renderer.zoomBy(Math.exp(-dy * 0.002), e.clientX - r.left, e.clientY - r.top);
+    if (this.hooks.onView) this.hooks.onView();
+    this._hover(this.renderer.tileAt(e.clientX, e.clientY));
   }
 
   /** @param {[number, number] | null} tile */
@@ -70,24 +100,29 @@ export class Editor {
   /** @param {PointerEvent} e */
   _down(e) {
     if (this.drag) return;
-    if (e.button !== 0 && e.button !== 2) return;
+    if (e.button !== 0 && e.button !== 1 && e.button !== 2) return;
     e.preventDefault();
     this.canvas.focus({ preventScroll: true });
     const tile = this.renderer.tileAt(e.clientX, e.clientY);
     const [x, y] = tile;
-    if (!this.model.inBounds(x, y)) return;
     const m = this.model;
-    if (e.button === 0 && (m.start[0] === x && m.start[1] === y)) {
+    if (e.button === 1 || (e.button === 0 && this.spaceHeld)) {
+      this.drag = { kind: 'pan', x: e.clientX, y: e.clientY };
+      if (this.spaceHeld) this.pannedWithSpace = true;
+    } else if (!m.inBounds(x, y)) {
+      return;
+    } else if (e.button === 0 && m.start[0] === x && m.start[1] === y) {
       this.drag = { kind: 'marker', which: 'start' };
       m.beginStroke('move start');
-    } else if (e.button === 0 && (m.goal[0] === x && m.goal[1] === y)) {
+    } else if (e.button === 0 && m.goal[0] === x && m.goal[1] === y) {
       this.drag = { kind: 'marker', which: 'goal' };
       m.beginStroke('move goal');
     } else {
       const erase = e.button === 2 || this.tool === 'erase' || e.shiftKey;
-      const code = erase ? TERRAIN.OPEN : TERRAIN.WALL;
+      const code = erase ? TERRAIN.GROUND : this.code;
       this.drag = { kind: 'paint', code, last: tile };
-      m.beginStroke(erase ? 'erase walls' : 'paint walls');
+      const name = this.hooks.terrainName ? this.hooks.terrainName(code) : `terrain ${code}`;
+      m.beginStroke(erase ? 'erase' : code === TERRAIN.WALL ? 'paint walls' : `paint ${name}`);
       this._stamp([tile], code);
     }
     this.pointerId = e.pointerId;
@@ -106,6 +141,13 @@ export class Editor {
     this._hover(tile);
     const d = this.drag;
     if (!d || (this.pointerId !== null && e.pointerId !== this.pointerId)) return;
+    if (d.kind === 'pan') {
+      this.renderer.panBy(e.clientX - d.x, e.clientY - d.y);
+      d.x = e.clientX;
+      d.y = e.clientY;
+      if (this.hooks.onView) this.hooks.onView();
+      return;
+    }
     if (d.kind === 'marker') {
       const [x, y] = tile;
       if (this.model.inBounds(x, y)) this.model.moveMarker(d.which, tile);
@@ -120,9 +162,11 @@ export class Editor {
   /** @param {PointerEvent} e */
   _up(e) {
     if (!this.drag || (this.pointerId !== null && e.pointerId !== this.pointerId)) return;
+    const kind = this.drag.kind;
     this.drag = null;
     this.pointerId = null;
     delete this.canvas.dataset.dragging;
+    if (kind === 'pan') return;
     this.model.endStroke();
     if (this.hooks.onEdit) this.hooks.onEdit();
   }

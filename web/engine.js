@@ -4,14 +4,17 @@
  * findPath, cancel. The page never runs a search itself.
  *
  * Messages, page -> worker:
- *   {type:'plan', id, map:{width, height, version, cells?: Uint8Array}, start, goal, options}
+ *   {type:'plan', id, map:{width, height, version, cells?: Uint8Array, terrain_costs?}, start, goal, options}
  *   {type:'cancel', id}
+ *   {type:'info', id} | {type:'load_map', id, text} | {type:'load_scen', id, text, width, height}
  * worker -> page:
  *   {type:'boot', stage:'pyodide'|'numpy'|'arcstar'|'ready'|'failed', progress, message}
  *   {type:'started'|'progress'|'result'|'error'|'cancelled', id, ...}
+ *   {type:'info'|'map'|'scenarios', id, ...}  (answers to the requests)
  *
  * The worker keeps the last map it was sent, keyed by version; the engine
- * sends the cells (a copy, transferred) only when the version changed.
+ * sends the cells (a copy, transferred) and the terrain costs only when the
+ * version changed (the page's model bumps it on every terrain or cost edit).
  *
  * @module engine
  */
@@ -41,7 +44,8 @@
 
 /**
  * @typedef {Object} PlanRequest
- * @property {{width: number, height: number, version: number, cells: Uint8Array}} map
+ * @property {{width: number, height: number, version: number, cells: Uint8Array,
+ *             terrainCosts?: Array<[number, number | null]>}} map
  * @property {[number, number]} start
  * @property {[number, number]} goal
  * @property {Record<string, unknown>} [options]
@@ -80,7 +84,7 @@ export class Engine {
     /** @type {number | null} the map version the worker holds */
     this.workerVersion = null;
     this.nextId = 1;
-    /** @type {Map<string | number | null, {resolve: (v: any) => void, reject: (e: any) => void, onProgress?: Function, raw?: boolean}>} */
+    /** @type {Map<string | number | null, {resolve: (v: any) => void, reject: (e: any) => void, onProgress?: Function, raw?: boolean, request?: boolean}>} */
     this.pending = new Map();
     /** @type {number | null} the id of the running search */
     this.current = null;
@@ -147,6 +151,12 @@ export class Engine {
     }
     const p = this.pending.get(id);
     if (!p) return; // a late answer for a request nobody waits for
+    if (p.request) {
+      this.pending.delete(id);
+      if (msg.type === 'error') p.reject(new EngineError(msg.message || 'Unknown error in the search engine'));
+      else p.resolve(msg);
+      return;
+    }
     if (p.raw) {
       if (msg.type === 'progress' || msg.type === 'started') return;
       this.pending.delete(id);
@@ -211,13 +221,14 @@ export class Engine {
     }
     if (!this.pending.has(id)) return done; // cancelled while waiting for the engine
     const { map } = req;
-    /** @type {{width: number, height: number, version: number, cells?: Uint8Array}} */
+    /** @type {{width: number, height: number, version: number, cells?: Uint8Array, terrain_costs?: Array<[number, number | null]>}} */
     const wireMap = { width: map.width, height: map.height, version: map.version };
     /** @type {Transferable[]} */
     const transfer = [];
     if (this.workerVersion !== map.version) {
       const copy = map.cells.slice();
       wireMap.cells = copy;
+      if (map.terrainCosts) wireMap.terrain_costs = map.terrainCosts;
       transfer.push(copy.buffer);
       this.workerVersion = map.version;
     }
@@ -247,6 +258,27 @@ export class Engine {
       p.reject(new CancelledError());
     }
     return true;
+  }
+
+  /**
+   * Ask the worker something that is answered at once (info, load_map,
+   * load_scen); it does not disturb a running search. Waits for the engine.
+   *
+   * @param {Record<string, unknown>} msg  without an id
+   * @returns {Promise<any>} the answer; rejects with EngineError
+   */
+  async request(msg) {
+    await this.ready;
+    const id = `r${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, request: true });
+      try {
+        this.worker.postMessage({ ...msg, id });
+      } catch (e) {
+        this.pending.delete(id);
+        reject(new EngineError(`The request could not be sent to the worker: ${/** @type {Error} */ (e).message}`));
+      }
+    });
   }
 
   /**

@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * The lab page: wires the map model, the editor, the renderer, the unit and
- * the search engine (a Web Worker running arcstar in Pyodide) together, and
- * exposes `window.arcstar` for tests and embedding.
+ * The lab page: wires the map model, the editor, the renderer, the replay,
+ * the unit and the search engine (a Web Worker running arcstar in Pyodide)
+ * together, and exposes `window.arcstar` for tests and embedding.
  *
  * Coordinates are tiles: tile (x, y), x right, y down; the centre of tile
  * (x, y) is (x + 0.5, y + 0.5); headings in radians, 0 = +x, pi/2 = +y.
@@ -10,19 +10,34 @@
  * @module main
  */
 
+import {
+  BENCHMARK_OPTIONS,
+  DEFAULT_OPTIONS,
+  LESTER_OPTIONS,
+  PROVISIONAL_CHOICES,
+  guarantee,
+  label,
+  parseCost,
+  parseNumbers,
+  showCost,
+} from './controls.js';
 import { Editor } from './editor.js';
+import { MAX_FILE_BYTES, benchVerdict, mapFromAnswer } from './files.js';
 import { CancelledError, Engine } from './engine.js';
-import { emptyMap, parseAscii, serpentineMap, toAscii } from './maps.js';
-import { Renderer } from './render.js';
+import { DEFAULT_TERRAINS, TERRAIN, emptyMap, lesterMap, parseAscii, serpentineMap, toAscii } from './maps.js';
+import { LESTER_TILE_PX, MAX_TILE_PX, Renderer, terrainCss } from './render.js';
+import { Replay } from './replay.js';
 import { MapModel } from './state.js';
 import { Unit } from './unit.js';
 
 /** @typedef {import('./engine.js').SearchResult} SearchResult */
+/** @typedef {import('./controls.js').SearchOptions} SearchOptions */
+/** @typedef {import('./maps.js').TerrainType} TerrainType */
 
 /**
  * What the page keeps of the last search (also returned by findPath).
  * @typedef {Object} LastResult
- * @property {string} status  'found' | 'no_path' | 'unreachable' | 'cancelled' | 'error'
+ * @property {string} status  'found' | 'no_path' | 'budget_exhausted' | 'cancelled' | 'error'
  * @property {Array<[number, number]>} [path]
  * @property {number | null} [cost]
  * @property {number} [length]
@@ -35,6 +50,14 @@ import { Unit } from './unit.js';
  * @property {[number, number]} [goal]
  * @property {number} [version]  the map version searched
  * @property {string} [message]  for errors
+ * @property {boolean} [replay]  whether the search can be replayed
+ * @property {number | null} [optimalLength]  the benchmark scenario's optimal length, if one was searched
+ * @property {boolean | null} [matchesOptimal]  whether the length found matches it
+ */
+
+/**
+ * A Moving AI scenario.
+ * @typedef {{id: number, bucket: number, start: [number, number], goal: [number, number], optimal: number}} Scenario
  */
 
 // ---------------------------------------------------------------- elements
@@ -59,20 +82,55 @@ const redoBtn = /** @type {HTMLButtonElement} */ ($('redo'));
 const clearBtn = /** @type {HTMLButtonElement} */ ($('clear'));
 const paintBtn = $('tool-paint');
 const eraseBtn = $('tool-erase');
-const brushSel = /** @type {HTMLSelectElement} */ ($('brush'));
+const brushBox = $('brushes');
+const paletteBody = $('palette');
+const costError = $('cost-error');
 const mapSel = /** @type {HTMLSelectElement} */ ($('map-select'));
+const benchGroup = /** @type {HTMLOptGroupElement} */ ($('bench-group'));
+const scenarioBox = $('scenarios');
+const bucketSel = /** @type {HTMLSelectElement} */ ($('bucket'));
+const scenarioSel = /** @type {HTMLSelectElement} */ ($('scenario'));
+const benchResult = $('bench-result');
 const fileInput = /** @type {HTMLInputElement} */ ($('file'));
+const dropHint = $('drop-hint');
 const copyBtn = /** @type {HTMLButtonElement} */ ($('copy'));
 const speedInput = /** @type {HTMLInputElement} */ ($('speed'));
 const speedOut = $('speed-out');
 const gridBox = /** @type {HTMLInputElement} */ ($('grid'));
-const heuristicSel = /** @type {HTMLSelectElement} */ ($('heuristic'));
-const weightInput = /** @type {HTMLInputElement} */ ($('weight'));
-const diagonalSel = /** @type {HTMLSelectElement} */ ($('diagonal'));
-const costsSel = /** @type {HTMLSelectElement} */ ($('costs'));
 const exploredBox = /** @type {HTMLInputElement} */ ($('explored'));
-
+const methodNote = $('method-note');
+const optionsError = $('options-error');
 const hoverBox = $('hover');
+const zoomSlider = /** @type {HTMLInputElement} */ ($('zoom'));
+const zoomText = $('zoom-out-text');
+const rpButtons = {
+  start: /** @type {HTMLButtonElement} */ ($('rp-start')),
+  back: /** @type {HTMLButtonElement} */ ($('rp-back')),
+  play: /** @type {HTMLButtonElement} */ ($('rp-play')),
+  step: /** @type {HTMLButtonElement} */ ($('rp-step')),
+  end: /** @type {HTMLButtonElement} */ ($('rp-end')),
+};
+const rpSpeed = /** @type {HTMLInputElement} */ ($('rp-speed'));
+const rpSpeedOut = $('rp-speed-out');
+const rpPos = $('rp-pos');
+
+/** The select-based settings, by option name. */
+const selects = {
+  method: /** @type {HTMLSelectElement} */ ($('method')),
+  neighbours: /** @type {HTMLSelectElement} */ ($('neighbours')),
+  diagonal: /** @type {HTMLSelectElement} */ ($('diagonal')),
+  costs: /** @type {HTMLSelectElement} */ ($('costs')),
+  heuristic: /** @type {HTMLSelectElement} */ ($('heuristic')),
+  open_list: /** @type {HTMLSelectElement} */ ($('open-list')),
+  stop: /** @type {HTMLSelectElement} */ ($('stop')),
+};
+/** The number-based settings, by option name. */
+const numbers = {
+  weight: /** @type {HTMLInputElement} */ ($('weight')),
+  turn_penalty: /** @type {HTMLInputElement} */ ($('turn-penalty')),
+  max_expansions: /** @type {HTMLInputElement} */ ($('budget')),
+};
+const NUMBER_NAMES = { weight: 'Weight', turn_penalty: 'Turn cost', max_expansions: 'Budget' };
 
 // ---------------------------------------------------------------- status line
 
@@ -94,6 +152,8 @@ const fmt = (n) => (Number.isFinite(n) ? n.toLocaleString('en-US') : String(n));
 /** @param {number} n @param {number} [d=1] */
 const fixed = (n, d = 1) =>
   typeof n === 'number' && Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d }) : '–';
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
 
 // ---------------------------------------------------------------- model, view, tools
 
@@ -103,17 +163,55 @@ const unit = new Unit(Number(speedInput.value) || 8);
 /** @type {LastResult | null} */
 let lastResult = null;
 let searching = false;
+/** searches settled (found, failed, cancelled or refused): lets tests wait for the next one */
+let searchCount = 0;
 let needsDraw = true;
 let engineState = 'loading';
+/** the map menu's entry for the map shown ('' when it came from elsewhere) */
+let mapKey = 'example';
+/** @type {TerrainType[]} terrain types (from the engine's info once it is loaded) */
+let terrains = DEFAULT_TERRAINS.map((t) => ({ ...t }));
+/** @type {number} the terrain the Paint tool lays */
+let paintCode = TERRAIN.WALL;
+
+/** @param {number} code */
+const terrainOf = (code) => terrains.find((t) => t.code === code);
+/** @param {number} code */
+const terrainName = (code) => terrainOf(code)?.name ?? `terrain ${code}`;
 
 const editor = new Editor(canvas, model, renderer, {
   onHover: (tile) => {
-    hoverBox.textContent = tile
-      ? `x ${tile[0]}, y ${tile[1]}  ${model.isOpen(tile[0], tile[1]) ? 'open' : 'wall'}   ${model.width} x ${model.height}`
-      : `${model.width} x ${model.height}`;
+    showHover(tile);
     needsDraw = true;
   },
+  onView: () => {
+    syncZoomUi();
+    needsDraw = true;
+  },
+  terrainName,
 });
+editor.setTerrain(paintCode);
+
+/** @param {[number, number] | null} tile */
+function showHover(tile) {
+  const size = `${model.width} x ${model.height}`;
+  if (!tile) {
+    hoverBox.textContent = size;
+    return;
+  }
+  const [x, y] = tile;
+  const code = model.cells[y * model.width + x];
+  const cost = model.costs[code];
+  let text = `x ${x}, y ${y}  ${terrainName(code)} (${cost === null || cost === undefined ? 'impassable' : `cost ${cost}`})`;
+  if (rp) {
+    const s = rp.replay.tile(x, y);
+    if (s.list && s.g !== null) {
+      const f = rp.format;
+      text += `  ${s.list}: F ${f(/** @type {number} */ (s.f))} G ${f(s.g)} H ${s.h === null ? '?' : f(s.h)}`;
+    }
+  }
+  hoverBox.textContent = `${text}   ${size}`;
+}
 
 function syncView() {
   renderer.setMap(model.width, model.height, model.cells);
@@ -124,18 +222,24 @@ function syncView() {
 
 model.subscribe((kind) => {
   if (kind === 'load') {
+    dropReplay();
     syncView();
     renderer.setResult(null, null);
     unit.placeAt(model.start, 0);
     hoverBox.textContent = `${model.width} x ${model.height}`;
-  } else if (kind === 'cells') {
+    refreshCosts();
+  } else if (kind === 'cells' || kind === 'costs') {
+    endReplay();
     renderer.invalidateTerrain();
     markStale();
+    if (kind === 'costs') refreshCosts();
   } else if (kind === 'markers') {
+    endReplay();
     renderer.start = model.start;
     renderer.goal = model.goal;
     if (!unit.moving && !lastResult?.path?.length) unit.placeAt(model.start);
     markStale();
+    showBenchHint();
   }
   updateButtons();
   needsDraw = true;
@@ -167,20 +271,493 @@ function updateButtons() {
   cancelBtn.disabled = !searching;
 }
 
-/** Apply the size and a first draw once layout is known. */
-function refit() {
-  renderer.fit();
+// ---------------------------------------------------------------- the view: size, zoom, pan
+
+const helpLine = /** @type {HTMLElement} */ (document.querySelector('.keys'));
+
+/** Size the canvas to the window; fit the map when the view is fitted. */
+function relayout() {
+  renderer.reserveBelow = Math.ceil(helpLine.getBoundingClientRect().height) + 16;
+  renderer.resize();
+  syncZoomUi();
   needsDraw = true;
 }
-window.addEventListener('resize', refit);
+
+/** Show the whole map. */
+function fitView() {
+  renderer.fit();
+  syncZoomUi();
+  needsDraw = true;
+}
+
+/** @param {number} ts */
+function tsToSlider(ts) {
+  const lo = renderer.minTileSize();
+  return Math.round((1000 * Math.log(ts / lo)) / Math.log(MAX_TILE_PX / lo));
+}
+
+/** @param {number} v */
+function sliderToTs(v) {
+  const lo = renderer.minTileSize();
+  return lo * Math.pow(MAX_TILE_PX / lo, v / 1000);
+}
+
+function syncZoomUi() {
+  zoomSlider.value = String(tsToSlider(renderer.tileSize));
+  const ts = renderer.tileSize;
+  zoomText.textContent = `${ts >= 10 ? Math.round(ts) : ts.toFixed(ts >= 1 ? 1 : 2)} px`;
+  zoomSlider.title = `Zoom: ${zoomText.textContent} a tile${ts >= LESTER_TILE_PX ? ' (scores shown)' : ` (scores from ${LESTER_TILE_PX} px)`}`;
+}
+
+/** @param {number} factor */
+function zoomBy(factor) {
+  renderer.zoomBy(factor);
+  syncZoomUi();
+  needsDraw = true;
+}
+
+window.addEventListener('resize', relayout);
 // The top bar can change height (a long status line wraps): keep the map inside the window.
 const topbar = document.querySelector('.topbar');
-if (topbar && 'ResizeObserver' in window) new ResizeObserver(() => refit()).observe(topbar);
+const toolbar = document.querySelector('.toolbar');
+if ('ResizeObserver' in window) {
+  const ro = new ResizeObserver(() => relayout());
+  if (topbar) ro.observe(topbar);
+  if (toolbar) ro.observe(toolbar);
+  ro.observe(helpLine);
+}
+zoomSlider.addEventListener('input', () => {
+  renderer.zoomTo(sliderToTs(Number(zoomSlider.value)));
+  syncZoomUi();
+  needsDraw = true;
+});
+$('zoom-in').addEventListener('click', () => zoomBy(1.25));
+$('zoom-out').addEventListener('click', () => zoomBy(1 / 1.25));
+$('fit').addEventListener('click', fitView);
+
+// ---------------------------------------------------------------- terrain palette and costs
+
+/** @type {Map<number, string>} the cost inputs' errors, by terrain code */
+const costErrors = new Map();
+
+function buildPalette() {
+  paletteBody.textContent = '';
+  terrains.forEach((t, i) => {
+    const tr = document.createElement('tr');
+    const pick = document.createElement('td');
+    const btn = document.createElement('button');
+    btn.type = 'button';
+    btn.className = 'terrain-btn';
+    btn.dataset.code = String(t.code);
+    btn.dataset.testid = `terrain-${t.name}`;
+    btn.setAttribute('aria-pressed', 'false');
+    btn.title = `Paint ${t.name} ("${t.char}")${i < 9 ? ` (key ${i + 1})` : ''}`;
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    sw.style.background = terrainCss(t.code);
+    const name = document.createElement('span');
+    name.textContent = t.name;
+    btn.append(sw, name);
+    if (i < 9) {
+      const k = document.createElement('kbd');
+      k.textContent = String(i + 1);
+      btn.append(k);
+    }
+    btn.addEventListener('click', () => selectTerrain(t.code));
+    pick.append(btn);
+    const costCell = document.createElement('td');
+    costCell.className = 'cost';
+    const input = document.createElement('input');
+    input.type = 'text';
+    input.inputMode = 'decimal';
+    input.autocomplete = 'off';
+    input.spellcheck = false;
+    input.dataset.code = String(t.code);
+    input.dataset.testid = `cost-${t.name}`;
+    input.setAttribute('aria-label', `Cost of ${t.name}`);
+    input.title = `Cost of ${t.name}: a positive number (1 = ground), or \u221E for impassable; Enter applies, Esc reverts`;
+    input.value = showCost(model.costs[t.code]);
+    input.addEventListener('input', () => checkCostInput(t, input, false));
+    input.addEventListener('change', () => checkCostInput(t, input, true));
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        checkCostInput(t, input, true);
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        input.value = showCost(model.costs[t.code]);
+        checkCostInput(t, input, false);
+      }
+    });
+    costCell.append(input);
+    tr.append(pick, costCell);
+    paletteBody.append(tr);
+  });
+  selectTerrain(paintCode);
+}
+
+/**
+ * Check a cost input; apply it (one undo step) when `commit` and it is valid.
+ * @param {TerrainType} t
+ * @param {HTMLInputElement} input
+ * @param {boolean} commit
+ */
+function checkCostInput(t, input, commit) {
+  try {
+    const cost = parseCost(input.value, t.name);
+    costErrors.delete(t.code);
+    input.removeAttribute('aria-invalid');
+    if (commit) {
+      model.setCost(t.code, cost, t.name);
+      input.value = showCost(model.costs[t.code]);
+    }
+  } catch (e) {
+    costErrors.set(t.code, messageOf(e));
+    input.setAttribute('aria-invalid', 'true');
+  }
+  showCostErrors();
+}
+
+function showCostErrors() {
+  costError.hidden = costErrors.size === 0;
+  costError.textContent = [...costErrors.values()].join('\n');
+  if (costErrors.size) costError.textContent += '\nNot applied: the search uses the last valid cost.';
+}
+
+/** Show the model's costs in the inputs (after undo, a load, or the engine's info). */
+function refreshCosts() {
+  for (const input of paletteBody.querySelectorAll('input')) {
+    const code = Number(/** @type {HTMLInputElement} */ (input).dataset.code);
+    /** @type {HTMLInputElement} */ (input).value = showCost(model.costs[code]);
+    input.removeAttribute('aria-invalid');
+  }
+  costErrors.clear();
+  showCostErrors();
+}
+
+/** @param {number} code */
+function selectTerrain(code) {
+  if (!terrainOf(code)) return;
+  paintCode = code;
+  editor.setTerrain(code);
+  for (const btn of paletteBody.querySelectorAll('.terrain-btn')) {
+    const on = Number(/** @type {HTMLElement} */ (btn).dataset.code) === code;
+    btn.classList.toggle('on', on);
+    btn.setAttribute('aria-pressed', String(on));
+  }
+  if (editor.tool === 'erase') setTool('paint');
+}
+
+/** @param {'paint' | 'erase'} tool */
+function setTool(tool) {
+  editor.setTool(tool);
+  paintBtn.classList.toggle('on', tool === 'paint');
+  eraseBtn.classList.toggle('on', tool === 'erase');
+  paintBtn.setAttribute('aria-checked', String(tool === 'paint'));
+  eraseBtn.setAttribute('aria-checked', String(tool === 'erase'));
+}
+
+const BRUSHES = [1, 2, 3, 5];
+/** @param {number} n */
+function setBrush(n) {
+  editor.setBrush(n);
+  for (const btn of brushBox.querySelectorAll('button')) {
+    const on = Number(/** @type {HTMLElement} */ (btn).dataset.brush) === editor.brush;
+    btn.classList.toggle('on', on);
+    btn.setAttribute('aria-checked', String(on));
+  }
+  needsDraw = true;
+}
+brushBox.addEventListener('click', (e) => {
+  const btn = /** @type {HTMLElement} */ (e.target).closest('button');
+  if (btn && btn.dataset.brush) setBrush(Number(btn.dataset.brush));
+});
+
+// ---------------------------------------------------------------- search settings
+
+/** @type {any} the engine's info answer */
+let info = null;
+
+/**
+ * @param {keyof typeof selects} name
+ * @param {string[]} values
+ */
+function fillSelect(name, values) {
+  const el = selects[name];
+  const current = el.value;
+  el.textContent = '';
+  for (const v of values) {
+    const opt = document.createElement('option');
+    opt.value = v;
+    opt.textContent = name === 'neighbours' ? `${v} neighbours` : label(/** @type {any} */ (name), v);
+    el.append(opt);
+  }
+  el.value = values.includes(current) ? current : values.includes(String(/** @type {any} */ (DEFAULT_OPTIONS)[name])) ? String(/** @type {any} */ (DEFAULT_OPTIONS)[name]) : values[0];
+}
+
+/** @param {any} answer */
+function applyInfo(answer) {
+  info = answer;
+  const list = (/** @type {unknown} */ v) => (Array.isArray(v) ? v.map(String) : Object.keys(v || {}));
+  fillSelect('method', list(answer.methods));
+  fillSelect('diagonal', list(answer.diagonal));
+  fillSelect('costs', list(answer.costs));
+  fillSelect('heuristic', list(answer.heuristics));
+  fillSelect('open_list', list(answer.open_lists));
+  fillSelect('stop', list(answer.stop));
+  if (Array.isArray(answer.terrains) && answer.terrains.length) {
+    const known = new Map(DEFAULT_TERRAINS.map((t) => [t.code, t]));
+    terrains = answer.terrains.map((/** @type {TerrainType} */ t) => ({ code: t.code, name: t.name, char: t.char, cost: t.cost }));
+    // Costs nobody edited yet follow the engine's defaults.
+    for (const t of terrains) {
+      const js = known.get(t.code);
+      if (!js || model.costs[t.code] === js.cost) model.costs[t.code] = t.cost;
+    }
+    buildPalette();
+    refreshCosts();
+  }
+  updateOptionsUi();
+}
+
+/**
+ * The settings as typed, with the errors of the ones that cannot be sent.
+ * @returns {{options: SearchOptions, errors: Record<string, string>}}
+ */
+function readOptions() {
+  /** @type {Record<string, string>} */
+  const raw = {};
+  /** @type {Record<string, string>} */
+  const bad = {};
+  for (const [k, el] of Object.entries(numbers)) {
+    raw[k] = el.value;
+    if (el.validity.badInput) bad[k] = `${NUMBER_NAMES[/** @type {keyof typeof NUMBER_NAMES} */ (k)]} is not a number.`;
+  }
+  const { values, errors } = parseNumbers(/** @type {any} */ (raw));
+  Object.assign(errors, bad);
+  const options = {
+    method: selects.method.value,
+    neighbours: Number(selects.neighbours.value),
+    diagonal: selects.diagonal.value,
+    costs: selects.costs.value,
+    heuristic: selects.heuristic.value,
+    weight: values.weight ?? DEFAULT_OPTIONS.weight,
+    open_list: selects.open_list.value,
+    turn_penalty: values.turn_penalty ?? 0,
+    stop: selects.stop.value,
+    max_expansions: values.max_expansions ?? null,
+    trace: exploredBox.checked,
+  };
+  return { options, errors };
+}
+
+/** Enable what applies, show what the settings guarantee and what is wrong. */
+function updateOptionsUi() {
+  const { options, errors } = readOptions();
+  const dijkstra = options.method === 'dijkstra';
+  selects.heuristic.disabled = dijkstra;
+  numbers.weight.disabled = dijkstra;
+  selects.heuristic.title = dijkstra ? 'Dijkstra uses no heuristic (H = 0)' : 'H: the estimate of the cost still to go';
+  selects.diagonal.disabled = options.neighbours === 4;
+  selects.diagonal.title = options.neighbours === 4 ? 'With 4 neighbours there are no diagonal steps' : 'When a diagonal step is allowed next to walls';
+  const g = guarantee(options);
+  methodNote.textContent = g.text;
+  methodNote.classList.toggle('warn', g.optimal === false);
+  for (const [k, el] of Object.entries(numbers)) {
+    if (errors[k]) el.setAttribute('aria-invalid', 'true');
+    else el.removeAttribute('aria-invalid');
+  }
+  const msgs = Object.values(errors);
+  optionsError.hidden = msgs.length === 0;
+  optionsError.textContent = msgs.join('\n');
+}
+
+for (const el of Object.values(selects)) el.addEventListener('change', updateOptionsUi);
+for (const el of Object.values(numbers)) {
+  el.addEventListener('input', updateOptionsUi);
+  el.addEventListener('change', updateOptionsUi);
+}
+exploredBox.addEventListener('change', updateOptionsUi);
+
+const OPTION_KEYS = Object.keys(DEFAULT_OPTIONS);
+
+/**
+ * Set search settings (the same checks as the controls). Throws a readable
+ * Error, changing nothing, on an unknown name or value.
+ * @param {Partial<SearchOptions>} partial
+ */
+function setOptions(partial) {
+  if (!partial || typeof partial !== 'object') throw new Error('setOptions needs an object, e.g. {method: "dijkstra"}');
+  for (const [k, v] of Object.entries(partial)) {
+    if (!OPTION_KEYS.includes(k)) throw new Error(`Unknown option "${k}" (known: ${OPTION_KEYS.join(', ')})`);
+    if (k in selects) {
+      const el = selects[/** @type {keyof typeof selects} */ (k)];
+      const values = [...el.options].map((o) => o.value);
+      if (!values.includes(String(v))) throw new Error(`${k} must be one of ${values.join(', ')} (got ${JSON.stringify(v)})`);
+    } else if (k === 'trace') {
+      if (typeof v !== 'boolean') throw new Error(`trace must be true or false (got ${JSON.stringify(v)})`);
+    } else if (!(v === null && k === 'max_expansions') && typeof v !== 'number') {
+      throw new Error(`${k} must be a number (got ${JSON.stringify(v)})`);
+    }
+  }
+  for (const [k, v] of Object.entries(partial)) {
+    if (k in selects) selects[/** @type {keyof typeof selects} */ (k)].value = String(v);
+    else if (k === 'trace') exploredBox.checked = /** @type {boolean} */ (v);
+    else numbers[/** @type {keyof typeof numbers} */ (k)].value = v === null ? '' : String(v);
+  }
+  updateOptionsUi();
+  return readOptions().options;
+}
+
+// ---------------------------------------------------------------- replay
+
+/**
+ * The search being replayed.
+ * @type {{replay: Replay, path: Array<[number, number]>, start: [number, number], format: (v: number) => string, driven: boolean} | null}
+ */
+let rp = null;
+/** expansions owed to the player (fractional) */
+let rpAcc = 0;
+let rpLast = 0;
+
+/** @param {number} v  slider 0..1000 -> 1..2000 expansions per second */
+const sliderToSpeed = (v) => Math.max(1, Math.min(2000, Math.round(Math.pow(2000, v / 1000))));
+let rpSpeedValue = sliderToSpeed(Number(rpSpeed.value));
+
+/** @param {string} costs  the cost model of the search */
+function scoreFormat(costs) {
+  if (costs === 'lester') {
+    return (/** @type {number} */ v) => (Math.abs(v - Math.round(v)) < 1e-6 ? String(Math.round(v)) : v.toFixed(1));
+  }
+  return (/** @type {number} */ v) => v.toFixed(1);
+}
+
+/** Show the replay's state in the canvas and the bar. */
+function showReplay() {
+  if (!rp) {
+    updateReplayBar();
+    return;
+  }
+  const r = rp.replay;
+  renderer.explored = r.status;
+  renderer.scores = r;
+  renderer.invalidateOverlay();
+  renderer.current = r.atEnd ? -1 : r.current;
+  renderer.path = r.atEnd && rp.path.length ? rp.path : null;
+  if (r.atEnd) {
+    if (!rp.driven && rp.path.length) {
+      unit.setSpeed(Math.max(Number(speedInput.value) || 8, pathLength(rp.path) / 60), performance.now());
+      unit.drive(rp.path, performance.now());
+      rp.driven = true;
+    }
+  } else if (rp.driven || unit.route) {
+    unit.placeAt(rp.start);
+    rp.driven = false;
+  }
+  updateReplayBar();
+  needsDraw = true;
+}
+
+/** @param {Array<[number, number]>} path */
+function pathLength(path) {
+  let d = 0;
+  for (let i = 1; i < path.length; i++) d += Math.hypot(path[i][0] - path[i - 1][0], path[i][1] - path[i - 1][1]);
+  return d;
+}
+
+function updateReplayBar() {
+  const has = !!rp;
+  const r = rp?.replay;
+  rpButtons.start.disabled = !r || r.k === 0;
+  rpButtons.back.disabled = !r || r.k === 0;
+  rpButtons.step.disabled = !r || r.atEnd;
+  rpButtons.end.disabled = !r || r.atEnd;
+  rpButtons.play.disabled = !has;
+  const playing = !!r && r.playing;
+  rpButtons.play.classList.toggle('playing', playing);
+  rpButtons.play.setAttribute('aria-label', playing ? 'Pause' : 'Play');
+  rpPos.textContent = r ? `expansion ${fmt(r.k)} of ${fmt(r.n)}${r.atEnd ? ' (end)' : ''}` : 'no search to replay';
+}
+
+/** @param {number} k */
+function seekReplay(k) {
+  if (!rp) return;
+  rp.replay.playing = false;
+  rp.replay.seek(k);
+  showReplay();
+}
+
+/** @param {number} d */
+function stepReplay(d) {
+  if (!rp) return;
+  seekReplay(rp.replay.k + d);
+}
+
+function togglePlay() {
+  if (!rp) return;
+  const r = rp.replay;
+  if (r.playing) {
+    r.playing = false;
+  } else {
+    if (r.atEnd) r.seek(0);
+    r.playing = true;
+    rpLast = performance.now();
+    rpAcc = 1; // the first expansion shows at once
+  }
+  showReplay();
+}
+
+/** @param {number} now */
+function advanceReplay(now) {
+  if (!rp || !rp.replay.playing) return;
+  const r = rp.replay;
+  rpAcc += ((now - rpLast) / 1000) * rpSpeedValue;
+  rpLast = now;
+  const steps = Math.floor(rpAcc);
+  if (steps > 0) {
+    rpAcc -= steps;
+    r.step(steps);
+    if (r.atEnd) r.playing = false;
+    showReplay();
+  }
+}
+
+/** A map edit ends the replay: show the search's final state (dimmed as stale). */
+function endReplay() {
+  if (!rp) return;
+  const r = rp.replay;
+  r.playing = false;
+  r.seek(r.n);
+  renderer.explored = r.status;
+  renderer.invalidateOverlay();
+  renderer.current = -1;
+  renderer.path = rp.path.length ? rp.path : null;
+  rp = null;
+  updateReplayBar();
+}
+
+/** A new map or search: forget the replay. */
+function dropReplay() {
+  rp = null;
+  renderer.current = -1;
+  updateReplayBar();
+}
+
+rpButtons.start.addEventListener('click', () => seekReplay(0));
+rpButtons.back.addEventListener('click', () => stepReplay(-1));
+rpButtons.play.addEventListener('click', togglePlay);
+rpButtons.step.addEventListener('click', () => stepReplay(1));
+rpButtons.end.addEventListener('click', () => seekReplay(Infinity));
+rpSpeed.addEventListener('input', () => {
+  rpSpeedValue = sliderToSpeed(Number(rpSpeed.value));
+  rpSpeedOut.textContent = `${fmt(rpSpeedValue)}/s`;
+});
+rpSpeedOut.textContent = `${fmt(rpSpeedValue)}/s`;
 
 // ---------------------------------------------------------------- animation
 
 /** @param {number} now */
 function frameLoop(now) {
+  advanceReplay(now);
   const wasMoving = unit.moving;
   unit.update(now);
   // The unit is drawn once it has a path to drive (before that it would hide the S marker).
@@ -192,32 +769,34 @@ function frameLoop(now) {
   requestAnimationFrame(frameLoop);
 }
 
+/** Draw now if a frame is owed (read-backs must see what is on screen). */
+function drawNow() {
+  if (needsDraw) {
+    unit.update(performance.now());
+    renderer.unit = unit.route ? unit.pose : null;
+    renderer.draw();
+    needsDraw = false;
+  }
+}
+
 // ---------------------------------------------------------------- engine
 
-const engine = new Engine(new URL('./worker.js', import.meta.url), (info) => {
-  if (info.stage === 'ready') {
+const engine = new Engine(new URL('./worker.js', import.meta.url), (boot) => {
+  if (boot.stage === 'ready') {
     engineState = 'ready';
-    if (!searching) setStatus('ready', `${info.message}. Press Enter or click Find path.`, 1);
-  } else if (info.stage === 'failed') {
+    if (!searching) setStatus('ready', `${boot.message}. Press Enter or click Find path.`, 1);
+    engine
+      .request({ type: 'info' })
+      .then(applyInfo)
+      .catch((e) => setStatus('error', `Error: the engine could not list its methods: ${messageOf(e)}`, 0));
+  } else if (boot.stage === 'failed') {
     engineState = 'failed';
-    setStatus('error', info.message, 0);
+    setStatus('error', boot.message, 0);
   } else {
-    setStatus('loading', `${info.message} ${Math.round(info.progress * 100)}%`, info.progress);
+    setStatus('loading', `${boot.message} ${Math.round(boot.progress * 100)}%`, boot.progress);
   }
   updateButtons();
 });
-
-/** Search options from the controls. */
-function currentOptions() {
-  const weight = Number(weightInput.value);
-  return {
-    heuristic: heuristicSel.value,
-    weight: Number.isFinite(weight) && weight >= 0 ? weight : 1,
-    diagonal: diagonalSel.value,
-    costs: costsSel.value,
-    trace: exploredBox.checked,
-  };
-}
 
 /**
  * @param {unknown} p
@@ -231,6 +810,16 @@ function checkTile(p, name) {
   return /** @type {[number, number]} */ ([p[0], p[1]]);
 }
 
+/** The map's terrain costs as the service takes them: [[code, cost or null], ...]. */
+function terrainCosts() {
+  /** @type {Array<[number, number | null]>} */
+  const out = [];
+  model.costs.forEach((c, code) => {
+    if (c !== undefined) out.push([code, c]);
+  });
+  return out;
+}
+
 /**
  * Run a search from start to goal on the current map, show it, drive the unit.
  * @param {[number, number]} start
@@ -238,10 +827,34 @@ function checkTile(p, name) {
  * @returns {Promise<LastResult>}  rejects on error or cancel (the status line says which)
  */
 async function runSearch(start, goal) {
+  try {
+    return await search(start, goal);
+  } finally {
+    searchCount++;
+  }
+}
+
+/**
+ * @param {[number, number]} start
+ * @param {[number, number]} goal
+ * @returns {Promise<LastResult>}
+ */
+async function search(start, goal) {
+  const { options, errors } = readOptions();
+  const problems = [...Object.values(errors), ...costErrors.values()];
+  if (problems.length) {
+    updateOptionsUi();
+    const message = `Not searching: ${problems[0]}`;
+    setStatus('error', message, 0);
+    throw new Error(message);
+  }
   if (searching) engine.cancel();
   searching = true;
   updateButtons();
+  dropReplay();
   const version = model.version;
+  const width = model.width;
+  const height = model.height;
   let expanded = 0;
   if (engineState !== 'ready') setStatus('searching', 'Waiting for the engine to load, then searching…', null);
   else setStatus('searching', 'Searching…', null);
@@ -250,10 +863,10 @@ async function runSearch(start, goal) {
   let res;
   try {
     res = await engine.findPath({
-      map: { width: model.width, height: model.height, version, cells: model.cells },
+      map: { width, height, version, cells: model.cells, terrainCosts: terrainCosts() },
       start,
       goal,
-      options: currentOptions(),
+      options: /** @type {any} */ (options),
       onProgress: (p) => {
         expanded = p.expanded;
         if (searching) {
@@ -279,10 +892,12 @@ async function runSearch(start, goal) {
     throw err;
   }
   searching = false;
+  const path = Array.isArray(res.path) ? res.path.map((p) => /** @type {[number, number]} */ ([p[0], p[1]])) : [];
+  const scenario = scenarioFor(start, goal);
   /** @type {LastResult} */
   const out = {
     status: res.status,
-    path: Array.isArray(res.path) ? res.path.map((p) => /** @type {[number, number]} */ ([p[0], p[1]])) : [],
+    path,
     cost: res.cost ?? null,
     length: res.length,
     expanded: res.expanded,
@@ -294,28 +909,58 @@ async function runSearch(start, goal) {
     start,
     goal,
     version,
+    replay: false,
+    optimalLength: scenario ? scenario.optimal : null,
+    matchesOptimal: null,
   };
   lastResult = out;
-  renderer.setResult(res.explored || null, out.path || null);
+
+  /** @type {Replay | null} */
+  let replay = null;
+  if (res.trace && width === model.width && height === model.height) {
+    try {
+      replay = new Replay(/** @type {any} */ (res.trace), width, height);
+      replay.seek(replay.n);
+    } catch (e) {
+      console.warn(messageOf(e));
+      replay = null;
+    }
+  }
+  out.replay = !!replay;
+  unit.placeAt(start);
+  if (replay) {
+    renderer.setResult(replay.status, path, replay);
+    renderer.formatScore = scoreFormat(options.costs);
+    rp = { replay, path, start, format: renderer.formatScore, driven: false };
+    showReplay();
+  } else {
+    renderer.setResult(res.explored || null, path);
+    if (res.status === 'found' && path.length) {
+      // Steady speed; very long paths are driven faster so the drive takes at most a minute.
+      unit.setSpeed(Math.max(Number(speedInput.value) || 8, (res.length || 0) / 60), performance.now());
+      unit.drive(path, performance.now());
+    }
+  }
   renderer.stale = version !== model.version;
+
   const stats = `${fmt(res.expanded)} nodes expanded · ${fixed(res.ms)} ms`;
-  if (res.status === 'found' && out.path && out.path.length) {
+  let bench = '';
+  if (scenario) {
+    const verdict = benchVerdict(res.status === 'found' ? res.length : null, scenario.optimal);
+    out.matchesOptimal = verdict.ok;
+    benchResult.textContent = verdict.text;
+    benchResult.className = `bench-result ${verdict.ok ? 'ok' : 'bad'}`;
+    bench = verdict.text;
+  }
+  if (res.status === 'found' && path.length) {
     const quality = res.optimal === true ? ' (shortest)' : res.optimal === false ? ' (not guaranteed shortest)' : '';
-    setStatus(
-      'found',
-      `Path found${quality}: ${fmt(out.path.length)} tiles, length ${fixed(res.length, 1)}, cost ${fixed(res.cost ?? NaN, 1)} · ${stats}`,
-      1,
-    );
-    // Steady speed; very long paths are driven faster so the drive takes at most a minute.
-    unit.setSpeed(Math.max(Number(speedInput.value) || 8, (res.length || 0) / 60), performance.now());
-    unit.drive(out.path, performance.now());
+    const length = scenario ? bench : `length ${fixed(res.length, 1)}`;
+    setStatus('found', `Path found${quality}: ${fmt(path.length)} tiles, ${length}, cost ${fixed(res.cost ?? NaN, 1)} · ${stats}`, 1);
   } else if (res.status === 'no_path' || res.status === 'unreachable') {
-    setStatus(res.status, `No path: the goal cannot be reached from the start · ${stats}`, 1);
-    unit.placeAt(start);
+    setStatus(res.status, `No path: the goal cannot be reached from the start · ${stats}${bench ? ` · ${bench}` : ''}`, 1);
   } else {
     const why = res.message ? `: ${res.message}` : '';
     setStatus('no_path', `No path (${res.status.replace(/_/g, ' ')})${why} · ${stats}`, 1);
-    unit.placeAt(start);
   }
   updateButtons();
   needsDraw = true;
@@ -338,27 +983,318 @@ function cancelFromUi() {
   if (searching) engine.cancel();
 }
 
+// ---------------------------------------------------------------- benchmarks and scenarios
+
+/**
+ * The scenarios offered for the map shown.
+ * @type {{name: string, scenarios: Scenario[], chosen: Scenario | null} | null}
+ */
+let bench = null;
+/** @type {Array<{name: string, map: string, scen: string, width: number, height: number}>} */
+let benchIndex = [];
+
+/**
+ * The chosen scenario, if start and goal are its.
+ * @param {[number, number]} start
+ * @param {[number, number]} goal
+ */
+function scenarioFor(start, goal) {
+  const sc = bench?.chosen;
+  if (!sc) return null;
+  const same = (/** @type {number[]} */ a, /** @type {number[]} */ b) => a[0] === b[0] && a[1] === b[1];
+  return same(sc.start, start) && same(sc.goal, goal) ? sc : null;
+}
+
+function showBenchHint() {
+  if (!bench) return;
+  // Undo and redo move the markers between scenarios: keep the picker in step.
+  const same = (/** @type {number[]} */ a, /** @type {number[]} */ b) => a[0] === b[0] && a[1] === b[1];
+  const match = bench.scenarios.find((s) => same(s.start, model.start) && same(s.goal, model.goal));
+  if (match && match !== bench.chosen) {
+    bench.chosen = match;
+    if (bucketSel.value !== String(match.bucket)) {
+      bucketSel.value = String(match.bucket);
+      fillScenarioOptions();
+    }
+    scenarioSel.value = String(match.id);
+  }
+  const sc = scenarioFor(model.start, model.goal);
+  const r = lastResult;
+  const searched = !!sc && !!r && r.version === model.version && !!r.start && !!r.goal && same(r.start, sc.start) && same(r.goal, sc.goal);
+  if (searched) return; // the verdict of its search stays
+  benchResult.textContent = !sc
+    ? bench.chosen
+      ? 'Start or goal moved: not the scenario any more.'
+      : ''
+    : `optimal length ${sc.optimal.toFixed(2)}: press Enter to search`;
+  benchResult.className = 'bench-result';
+}
+
+/**
+ * Offer a scenario list for the map shown.
+ * @param {string} name
+ * @param {Scenario[]} scenarios
+ */
+function setScenarios(name, scenarios) {
+  bench = { name, scenarios, chosen: null };
+  const buckets = [...new Set(scenarios.map((s) => s.bucket))].sort((a, b) => a - b);
+  bucketSel.textContent = '';
+  for (const b of buckets) {
+    const these = scenarios.filter((s) => s.bucket === b);
+    const lo = Math.min(...these.map((s) => s.optimal));
+    const hi = Math.max(...these.map((s) => s.optimal));
+    const opt = document.createElement('option');
+    opt.value = String(b);
+    opt.textContent = `${b}: ${fixed(lo, 1)}${hi > lo ? `\u2013${fixed(hi, 1)}` : ''} (${these.length})`;
+    opt.title = `bucket ${b}: ${these.length} scenarios, optimal lengths ${fixed(lo, 2)} to ${fixed(hi, 2)}`;
+    bucketSel.append(opt);
+  }
+  scenarioBox.hidden = false;
+  // Start with the hardest bucket: the longest paths.
+  bucketSel.value = String(buckets[buckets.length - 1]);
+  fillScenarios();
+}
+
+/** List the chosen bucket's scenarios in the scenario picker. */
+function fillScenarioOptions() {
+  if (!bench) return;
+  const b = Number(bucketSel.value);
+  scenarioSel.textContent = '';
+  for (const s of bench.scenarios.filter((x) => x.bucket === b)) {
+    const opt = document.createElement('option');
+    opt.value = String(s.id);
+    opt.textContent = `#${s.id}: ${s.optimal.toFixed(2)}, (${s.start[0]},${s.start[1]})\u2192(${s.goal[0]},${s.goal[1]})`;
+    opt.title = `scenario ${s.id}: from (${s.start[0]}, ${s.start[1]}) to (${s.goal[0]}, ${s.goal[1]}), optimal length ${s.optimal}`;
+    scenarioSel.append(opt);
+  }
+}
+
+/** A bucket was chosen: list it and take its first scenario. */
+function fillScenarios() {
+  fillScenarioOptions();
+  chooseScenario(Number(scenarioSel.value));
+}
+
+/** @param {number} id */
+function chooseScenario(id) {
+  if (!bench) return;
+  const sc = bench.scenarios.find((s) => s.id === id);
+  if (!sc) return;
+  if (String(sc.bucket) !== bucketSel.value) {
+    bucketSel.value = String(sc.bucket);
+    fillScenarioOptions();
+  }
+  scenarioSel.value = String(id);
+  bench.chosen = sc;
+  model.setMarkers(sc.start, sc.goal, `choose scenario ${id}`);
+  showBenchHint();
+}
+
+function clearScenarios() {
+  bench = null;
+  scenarioBox.hidden = true;
+  bucketSel.textContent = '';
+  scenarioSel.textContent = '';
+  benchResult.textContent = '';
+}
+
+bucketSel.addEventListener('change', fillScenarios);
+scenarioSel.addEventListener('change', () => chooseScenario(Number(scenarioSel.value)));
+
+async function loadBenchIndex() {
+  benchGroup.textContent = '';
+  try {
+    const resp = await fetch(new URL('benchmarks/index.json', document.baseURI));
+    if (!resp.ok) throw new Error(`HTTP ${resp.status}`);
+    const list = await resp.json();
+    if (!Array.isArray(list)) throw new Error('index.json is not a list');
+    benchIndex = list.filter(
+      (e) => e && typeof e.name === 'string' && typeof e.map === 'string' && (typeof e.scen === 'string' || e.scen == null),
+    );
+  } catch {
+    benchIndex = [];
+  }
+  if (!benchIndex.length) {
+    const opt = document.createElement('option');
+    opt.value = '';
+    opt.disabled = true;
+    opt.textContent = 'none in this build (the shared Moving AI maps were not found)';
+    benchGroup.append(opt);
+    return;
+  }
+  for (const e of benchIndex) {
+    const opt = document.createElement('option');
+    opt.value = `bench:${e.name}`;
+    opt.textContent = Number.isInteger(e.width) && Number.isInteger(e.height) ? `${e.name} ${e.width}x${e.height}` : e.name;
+    benchGroup.append(opt);
+  }
+}
+
+/** @param {string} path  relative to the site root */
+async function fetchText(path) {
+  const resp = await fetch(new URL(path, document.baseURI));
+  if (!resp.ok) throw new Error(`could not fetch ${path} (HTTP ${resp.status})`);
+  return resp.text();
+}
+
 // ---------------------------------------------------------------- maps
+
+/**
+ * Show a new map.
+ * @param {{width: number, height: number, cells: Uint8Array, start?: [number, number] | null,
+ *          goal?: [number, number] | null, costs?: Array<number | null>}} map
+ * @param {string} key  its map menu entry ('' for a file)
+ */
+function showMap(map, key) {
+  if (searching) engine.cancel();
+  clearScenarios();
+  model.load(map);
+  lastResult = null;
+  mapKey = key;
+  if (key) mapSel.value = key;
+  else mapSel.selectedIndex = -1;
+  fitView();
+}
 
 /** @param {string} which */
 async function openPreset(which) {
-  if (searching) engine.cancel();
   if (which === 'maze') {
-    model.load(serpentineMap(1024, 8));
+    showMap(serpentineMap(1024, 8), which);
   } else if (which === 'empty') {
-    model.load(emptyMap(64, 48));
+    showMap(emptyMap(64, 48), which);
+  } else if (which === 'lester') {
+    showMap({ ...lesterMap(), costs: DEFAULT_TERRAINS.map((t) => t.cost) }, which);
+    setOptions(LESTER_OPTIONS);
+    setStatus(
+      engineState === 'ready' ? 'ready' : 'loading',
+      "Lester's example: A*, 10/14 step costs, Manhattan \u00D7 10, no corner cutting. Press Enter, then Home, and step with . (back with ,).",
+    );
+  } else if (which.startsWith('bench:')) {
+    await openBenchmark(which.slice(6));
   } else {
-    model.load(await fetchExample());
+    showMap(await fetchExample(), 'example');
   }
-  lastResult = null;
-  refit();
+}
+
+/** @param {string} name */
+async function openBenchmark(name) {
+  const entry = benchIndex.find((e) => e.name === name);
+  if (!entry) throw new Error(`there is no benchmark map named ${name}`);
+  setStatus('loading', `Opening the benchmark map ${name}…`, null);
+  const mapText = await fetchText(entry.map);
+  const resp = await engine.request({ type: 'load_map', text: mapText });
+  const map = mapFromAnswer(resp, mapText, entry.map, terrainOf, model.costs);
+  /** @type {Scenario[]} */
+  let scenarios = [];
+  let scenError = '';
+  if (entry.scen) {
+    // A broken scenario file does not keep the map from opening.
+    try {
+      const scenText = await fetchText(entry.scen);
+      const sresp = await engine.request({ type: 'load_scen', text: scenText, width: map.width, height: map.height });
+      scenarios = sresp.scenarios || [];
+    } catch (e) {
+      scenError = messageOf(e);
+    }
+  }
+  showMap(map, `bench:${name}`);
+  setOptions(BENCHMARK_OPTIONS);
+  if (scenarios.length) setScenarios(name, scenarios);
+  const opened = `Opened ${name} (${map.width} x ${map.height}, ${fmt(scenarios.length)} scenarios).`;
+  if (scenError) {
+    setStatus('error', `${opened} Error: its scenarios could not be read: ${scenError}`, 0);
+  } else {
+    setStatus(
+      engineState === 'ready' ? 'ready' : 'loading',
+      `${opened} Benchmark metric set: 8 neighbours, no corner cutting, 1 / \u221A2 steps, octile heuristic.`,
+      1,
+    );
+  }
 }
 
 async function fetchExample() {
-  const resp = await fetch(new URL('maps/example.txt', document.baseURI));
-  if (!resp.ok) throw new Error(`Could not load maps/example.txt (HTTP ${resp.status})`);
-  return parseAscii(await resp.text());
+  return parseAscii(await fetchText('maps/example.txt'));
 }
+
+/**
+ * Open files (dropped or chosen): maps first, then scenario files for them.
+ * @param {FileList | File[]} files
+ */
+async function openFiles(files) {
+  const list = [...files].sort((a, b) => Number(/\.scen$/i.test(a.name)) - Number(/\.scen$/i.test(b.name)));
+  for (const f of list) {
+    if (!(await openFile(f))) break;
+  }
+}
+
+/**
+ * @param {File} file
+ * @returns {Promise<boolean>} whether it was opened (errors go to the status line)
+ */
+async function openFile(file) {
+  const name = file.name || 'the file';
+  try {
+    if (file.size > MAX_FILE_BYTES) {
+      throw new Error(`the file is ${(file.size / 1048576).toFixed(0)} MB; the lab opens files of at most ${MAX_FILE_BYTES / 1048576} MB`);
+    }
+    /** @type {string} */
+    let text;
+    try {
+      text = await file.text();
+    } catch (e) {
+      throw new Error(`the file could not be read (${messageOf(e)})`);
+    }
+    if (engineState !== 'ready') setStatus('loading', `Waiting for the engine to read ${name}…`, null);
+    if (/\.scen$/i.test(name)) {
+      const resp = await engine.request({ type: 'load_scen', text, width: model.width, height: model.height });
+      const scenarios = /** @type {Scenario[]} */ (resp.scenarios || []);
+      if (!scenarios.length) throw new Error('it holds no scenarios');
+      setScenarios(name, scenarios);
+      setStatus('ready', `Opened ${name}: ${fmt(scenarios.length)} scenarios for this ${model.width} x ${model.height} map.`, 1);
+    } else {
+      const resp = await engine.request({ type: 'load_map', text });
+      const map = mapFromAnswer(resp, text, name, terrainOf, model.costs);
+      showMap(map, '');
+      setStatus('ready', `Opened ${name} (${map.width} x ${map.height}).`, 1);
+    }
+    return true;
+  } catch (e) {
+    setStatus('error', `Error: ${name}: ${messageOf(e)}`, 0);
+    return false;
+  }
+}
+
+fileInput.addEventListener('change', async () => {
+  const files = fileInput.files ? [...fileInput.files] : [];
+  fileInput.value = '';
+  if (files.length) await openFiles(files);
+});
+
+// Drop a file on the map.
+let dragDepth = 0;
+const dropZone = /** @type {HTMLElement} */ (canvas.parentElement);
+dropZone.addEventListener('dragenter', (e) => {
+  if (!e.dataTransfer || ![...e.dataTransfer.types].includes('Files')) return;
+  e.preventDefault();
+  dragDepth++;
+  dropHint.hidden = false;
+});
+dropZone.addEventListener('dragover', (e) => {
+  if (!e.dataTransfer || ![...e.dataTransfer.types].includes('Files')) return;
+  e.preventDefault();
+  e.dataTransfer.dropEffect = 'copy';
+});
+dropZone.addEventListener('dragleave', () => {
+  dragDepth = Math.max(0, dragDepth - 1);
+  if (!dragDepth) dropHint.hidden = true;
+});
+dropZone.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  dropHint.hidden = true;
+  const files = e.dataTransfer ? [...e.dataTransfer.files] : [];
+  if (files.length) openFiles(files);
+});
 
 // ---------------------------------------------------------------- controls
 
@@ -367,18 +1303,8 @@ cancelBtn.addEventListener('click', cancelFromUi);
 undoBtn.addEventListener('click', () => model.undo());
 redoBtn.addEventListener('click', () => model.redo());
 clearBtn.addEventListener('click', () => model.clearWalls());
-
-/** @param {'paint' | 'erase'} tool */
-function setTool(tool) {
-  editor.setTool(tool);
-  paintBtn.classList.toggle('on', tool === 'paint');
-  eraseBtn.classList.toggle('on', tool === 'erase');
-  paintBtn.setAttribute('aria-checked', String(tool === 'paint'));
-  eraseBtn.setAttribute('aria-checked', String(tool === 'erase'));
-}
 paintBtn.addEventListener('click', () => setTool('paint'));
 eraseBtn.addEventListener('click', () => setTool('erase'));
-brushSel.addEventListener('change', () => editor.setBrush(Number(brushSel.value)));
 speedInput.addEventListener('input', () => {
   const v = Number(speedInput.value);
   unit.setSpeed(v, performance.now());
@@ -389,23 +1315,14 @@ gridBox.addEventListener('change', () => {
   needsDraw = true;
 });
 mapSel.addEventListener('change', () => {
-  openPreset(mapSel.value).catch((e) => setStatus('error', `Error: ${e.message}`, 0));
-});
-fileInput.addEventListener('change', async () => {
-  const file = fileInput.files && fileInput.files[0];
-  if (!file) return;
-  try {
-    const parsed = parseAscii(await file.text());
-    if (searching) engine.cancel();
-    model.load(parsed);
-    lastResult = null;
-    refit();
-    setStatus(engineState === 'ready' ? 'ready' : 'loading', `Opened ${file.name} (${parsed.width} x ${parsed.height}).`);
-  } catch (e) {
-    setStatus('error', `Error: ${file.name}: ${/** @type {Error} */ (e).message}`, 0);
-  } finally {
-    fileInput.value = '';
-  }
+  const which = mapSel.value;
+  const previous = mapKey;
+  openPreset(which).catch((e) => {
+    setStatus('error', `Error: ${messageOf(e)}`, 0);
+    // The map shown did not change.
+    if (previous) mapSel.value = previous;
+    else mapSel.selectedIndex = -1;
+  });
 });
 copyBtn.addEventListener('click', async () => {
   const text = toAscii(model).join('\n') + '\n';
@@ -418,37 +1335,89 @@ copyBtn.addEventListener('click', async () => {
   setTimeout(() => (copyBtn.textContent = 'Copy text'), 1200);
 });
 
+// ---------------------------------------------------------------- keyboard
+
+let spaceDown = false;
+
 document.addEventListener('keydown', (e) => {
   const t = /** @type {HTMLElement} */ (e.target);
   const tag = t && t.tagName;
-  const typing = tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && /** @type {HTMLInputElement} */ (t).type !== 'number' && /** @type {HTMLInputElement} */ (t).type !== 'range' && /** @type {HTMLInputElement} */ (t).type !== 'checkbox');
+  const type = tag === 'INPUT' ? /** @type {HTMLInputElement} */ (t).type : '';
+  const textEntry = tag === 'TEXTAREA' || (tag === 'INPUT' && !['range', 'checkbox', 'radio', 'button', 'file'].includes(type));
+  const typing = textEntry || tag === 'SELECT';
   const mod = e.ctrlKey || e.metaKey;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   if (mod && key === 'z' && !e.shiftKey) {
-    if (tag === 'INPUT' && /** @type {HTMLInputElement} */ (t).type === 'number') return;
+    if (textEntry) return;
     e.preventDefault();
     model.undo();
   } else if (mod && ((key === 'z' && e.shiftKey) || key === 'y')) {
-    if (tag === 'INPUT' && /** @type {HTMLInputElement} */ (t).type === 'number') return;
+    if (textEntry) return;
     e.preventDefault();
     model.redo();
-  } else if (key === 'Enter' && !mod && !typing && tag !== 'BUTTON' && !e.repeat) {
+  } else if (key === 'Enter' && !mod) {
+    // Enter in a number field (weight, budget) searches; in a cost field it applies the cost.
+    if (tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'BUTTON' || (tag === 'INPUT' && type !== 'number' && type !== 'range' && type !== 'checkbox') || e.repeat) return;
     e.preventDefault();
     findFromUi();
   } else if (key === 'Escape') {
     if (searching) {
       e.preventDefault();
       cancelFromUi();
+    } else if (rp?.replay.playing) {
+      togglePlay();
     }
-  } else if (!mod && !e.altKey && !typing && tag !== 'INPUT') {
+  } else if (key === ' ' && !mod) {
+    if (typing || tag === 'BUTTON' || type === 'checkbox' || type === 'range') return;
+    e.preventDefault();
+    if (!e.repeat && !spaceDown) {
+      spaceDown = true;
+      editor.spaceHeld = true;
+      editor.pannedWithSpace = false;
+      canvas.dataset.space = '1';
+    }
+  } else if (!mod && !e.altKey && !typing) {
+    const slider = type === 'range';
     if (key === 'p') setTool('paint');
     else if (key === 'e') setTool('erase');
-    else if (key === '1' || key === '2' || key === '3') {
-      brushSel.value = key;
-      editor.setBrush(Number(key));
+    else if (/^[1-9]$/.test(key) && terrains[Number(key) - 1]) selectTerrain(terrains[Number(key) - 1].code);
+    else if (key === '[' || key === ']') {
+      const i = BRUSHES.indexOf(editor.brush);
+      setBrush(BRUSHES[Math.max(0, Math.min(BRUSHES.length - 1, (i < 0 ? 0 : i) + (key === ']' ? 1 : -1)))]);
+    } else if (key === '+' || key === '=') zoomBy(1.25);
+    else if (key === '-' || key === '_') zoomBy(1 / 1.25);
+    else if (key === '0') fitView();
+    else if (key === '.' || key === '>') stepReplay(1);
+    else if (key === ',' || key === '<') stepReplay(-1);
+    else if (key === 'Home' && !slider && rp) {
+      e.preventDefault();
+      seekReplay(0);
+    } else if (key === 'End' && !slider && rp) {
+      e.preventDefault();
+      seekReplay(Infinity);
+    } else if (key.startsWith('Arrow') && !slider) {
+      e.preventDefault();
+      const step = Math.max(renderer.tileSize, Math.min(renderer.cssW, renderer.cssH) * 0.15);
+      const dx = key === 'ArrowLeft' ? step : key === 'ArrowRight' ? -step : 0;
+      const dy = key === 'ArrowUp' ? step : key === 'ArrowDown' ? -step : 0;
+      renderer.panBy(dx, dy);
+      syncZoomUi();
       needsDraw = true;
     }
   }
+});
+
+document.addEventListener('keyup', (e) => {
+  if (e.key !== ' ' || !spaceDown) return;
+  spaceDown = false;
+  editor.spaceHeld = false;
+  delete canvas.dataset.space;
+  if (!editor.pannedWithSpace) togglePlay();
+});
+window.addEventListener('blur', () => {
+  spaceDown = false;
+  editor.spaceHeld = false;
+  delete canvas.dataset.space;
 });
 
 // ---------------------------------------------------------------- window.arcstar
@@ -462,17 +1431,15 @@ const api = {
   ready: Promise.all([mapLoaded, engine.ready]).then(() => true),
 
   /**
-   * Replace the map with ASCII rows ('.' open, '#' wall; 'S'/'G' optional).
-   * Throws an Error with a readable message, and keeps the current map, if the
-   * rows are malformed.
+   * Replace the map with ASCII rows: each terrain's character (`.` ground,
+   * `#` wall, `=` road, `:` sand, `%` swamp, `^` hills, `~` water), `S` and
+   * `G` for the start and the goal (optional). Throws an Error with a
+   * readable message, and keeps the current map, if the rows are malformed.
    * @param {string[]} rows
    */
   setMap(rows) {
     const parsed = parseAscii(rows);
-    if (searching) engine.cancel();
-    model.load(parsed);
-    lastResult = null;
-    refit();
+    showMap(parsed, '');
     return { width: model.width, height: model.height };
   },
 
@@ -503,6 +1470,76 @@ const api = {
     return was;
   },
 
+  /**
+   * Set search settings, e.g. {method: 'dijkstra', neighbours: 4}; the same
+   * names and values as the plan options. Throws on an unknown one.
+   * @param {Partial<SearchOptions>} partial
+   */
+  setOptions(partial) {
+    return setOptions(partial);
+  },
+
+  /** The search settings as they would be sent, and the errors of bad fields. */
+  options() {
+    const { options, errors } = readOptions();
+    return { ...options, errors: { ...errors, ...Object.fromEntries([...costErrors].map(([c, m]) => [`cost ${terrainName(c)}`, m])) } };
+  },
+
+  /** The terrain types with their current costs (null = impassable). */
+  terrains() {
+    return terrains.map((t) => ({ ...t, cost: model.costs[t.code] ?? null, selected: t.code === paintCode }));
+  },
+
+  /** The replay: {k, n, playing, speed, atEnd, current: [x, y] | null}, or null when there is none. */
+  replay() {
+    if (!rp) return null;
+    const r = rp.replay;
+    const c = r.current;
+    return { k: r.k, n: r.n, playing: r.playing, speed: rpSpeedValue, atEnd: r.atEnd, current: c >= 0 ? [c % r.width, Math.floor(c / r.width)] : null };
+  },
+
+  /**
+   * What the canvas shows in tile (x, y): in Lester's view (zoomed in), the
+   * scores as drawn (`drawn: true`, numbers parsed from the drawn text, and
+   * the text in `text`); otherwise the replayed state (`drawn: false`).
+   * @param {number} x
+   * @param {number} y
+   */
+  tileInfo(x, y) {
+    if (!model.inBounds(x, y)) throw new Error(`tile (${x}, ${y}) is off the ${model.width}x${model.height} map`);
+    drawNow();
+    const d = renderer.drawn.get(y * model.width + x);
+    if (d) {
+      return { drawn: true, list: d.list, f: Number(d.f), g: Number(d.g), h: Number(d.h), parent: d.parent, text: { f: d.f, g: d.g, h: d.h } };
+    }
+    if (rp) return { drawn: false, ...rp.replay.tile(x, y) };
+    return { drawn: false, list: null, f: null, g: null, h: null, parent: null };
+  },
+
+  /** The view: tile size (CSS px), the map's corner in the canvas, whether Lester's view is drawn. */
+  view() {
+    drawNow();
+    return {
+      tileSize: renderer.tileSize,
+      ox: renderer.ox,
+      oy: renderer.oy,
+      width: renderer.cssW,
+      height: renderer.cssH,
+      fitted: renderer.fitted,
+      lester: renderer.lesterView,
+      lesterFrom: LESTER_TILE_PX,
+    };
+  },
+
+  /**
+   * Where the centre of tile (x, y) is on the screen (client CSS pixels).
+   * @param {number} x
+   * @param {number} y
+   */
+  tileToClient(x, y) {
+    return renderer.toClient(x + 0.5, y + 0.5);
+  },
+
   /** A snapshot of the page's state (tile units; heading radians, 0 = +x, pi/2 = +y). */
   state() {
     unit.update(performance.now());
@@ -510,16 +1547,25 @@ const api = {
       width: model.width,
       height: model.height,
       version: model.version,
+      map: mapKey,
       start: [...model.start],
       goal: [...model.goal],
       searching,
+      searches: searchCount,
       engine: engineState,
       canUndo: model.canUndo(),
       canRedo: model.canRedo(),
       tileSize: renderer.tileSize,
+      costs: [...model.costs],
+      paint: paintCode,
+      brush: editor.brush,
+      tool: editor.tool,
       worker: { ...engine.stats },
       lastResult: lastResult ? { ...lastResult, path: lastResult.path ? lastResult.path.map((p) => [...p]) : undefined } : null,
       unit: { x: unit.pose.x, y: unit.pose.y, heading: unit.pose.heading, moving: unit.moving },
+      benchmark: bench
+        ? { name: bench.name, scenarios: bench.scenarios.length, chosen: bench.chosen ? { ...bench.chosen } : null }
+        : null,
     };
   },
 
@@ -537,14 +1583,21 @@ const api = {
 
 // ---------------------------------------------------------------- start
 
+for (const [name, values] of Object.entries(PROVISIONAL_CHOICES)) {
+  fillSelect(/** @type {keyof typeof selects} */ (name), [...values]);
+}
+buildPalette();
+setBrush(1);
+updateOptionsUi();
 updateButtons();
-refit();
+updateReplayBar();
+relayout();
 requestAnimationFrame(frameLoop);
+loadBenchIndex();
 openPreset('example')
   .catch((e) => {
     // Still give the user a map to work on.
-    model.load(emptyMap(48, 32));
-    refit();
+    showMap(emptyMap(48, 32), 'empty');
     setStatus('error', `Error: ${e.message}`, 0);
   })
   .finally(() => mapReady(true));

@@ -2,16 +2,49 @@
 /**
  * Map text formats and map generators for the lab.
  *
- * The ASCII format: one line per row (top row first), all rows the same length.
- *   `.` open ground, `#` wall, `S` the start (open), `G` the goal (open).
- * Tile (x, y) is column x of line y; x grows right, y grows down. Cells are
- * stored row-major: index y * width + x.
+ * The lab's ASCII format: one line per row (top row first), all rows the same
+ * length, one character per tile: each terrain's own character (`.` ground,
+ * `#` wall, `=` road, `:` sand, `%` swamp, `^` hills, `~` water), plus `S` the
+ * start and `G` the goal (both on ground). Tile (x, y) is column x of line y;
+ * x grows right, y grows down. Cells are stored row-major: index y * width + x.
+ *
+ * Files (.map, .scen, .json, .txt) are read by the Python core in the worker
+ * (`load_map`, `load_scen`), not here; this parser serves `setMap(rows)`, the
+ * bundled maps and the "Copy text" round trip.
  *
  * @module maps
  */
 
-/** Terrain codes shared with the Python core (uint8). */
-export const TERRAIN = Object.freeze({ OPEN: 0, WALL: 1 });
+/** Terrain codes shared with the Python core (uint8; arcstar.tilemap.DEFAULT_TERRAINS). */
+export const TERRAIN = Object.freeze({ OPEN: 0, GROUND: 0, WALL: 1, ROAD: 2, SAND: 3, SWAMP: 4, HILLS: 5, WATER: 6 });
+
+/**
+ * A terrain type: code in the map array, name, ASCII character, and move cost
+ * (multiplies a step entering the tile; null = impassable).
+ * @typedef {{code: number, name: string, char: string, cost: number | null}} TerrainType
+ */
+
+/**
+ * The core's default terrain types. The engine's `info` answer replaces this
+ * list once it has loaded; until then the editor uses it (same values).
+ * @type {ReadonlyArray<TerrainType>}
+ */
+export const DEFAULT_TERRAINS = Object.freeze([
+  { code: 0, name: 'ground', char: '.', cost: 1 },
+  { code: 1, name: 'wall', char: '#', cost: null },
+  { code: 2, name: 'road', char: '=', cost: 0.5 },
+  { code: 3, name: 'sand', char: ':', cost: 2 },
+  { code: 4, name: 'swamp', char: '%', cost: 4 },
+  { code: 5, name: 'hills', char: '^', cost: 3 },
+  { code: 6, name: 'water', char: '~', cost: null },
+]);
+
+/**
+ * Lester's worked example ("A* Pathfinding for Beginners", figures 1 to 7):
+ * the start, a wall three tiles tall, the target three tiles to the right of
+ * the tile beside the start. Searched with 10/14 step costs and Manhattan x 10.
+ */
+export const LESTER_ROWS = Object.freeze(['.......', '...#...', '.S.#.G.', '...#...', '.......']);
 
 /** Largest accepted map side, in tiles. */
 export const MAX_SIDE = 4096;
@@ -27,7 +60,14 @@ export const MAX_SIDE = 4096;
  */
 
 /** @type {Record<string, number>} */
-const CHAR_TO_CODE = { '.': TERRAIN.OPEN, '#': TERRAIN.WALL, S: TERRAIN.OPEN, G: TERRAIN.OPEN };
+const CHAR_TO_CODE = { S: TERRAIN.GROUND, G: TERRAIN.GROUND };
+/** @type {string[]} */
+const CODE_TO_CHAR = [];
+for (const t of DEFAULT_TERRAINS) {
+  CHAR_TO_CODE[t.char] = t.code;
+  CODE_TO_CHAR[t.code] = t.char;
+}
+const CHAR_HELP = DEFAULT_TERRAINS.map((t) => `"${t.char}" ${t.name}`).join(', ') + ', "S" the start, "G" the goal';
 
 /**
  * Parse the ASCII map format.
@@ -77,8 +117,7 @@ export function parseAscii(source) {
       const code = CHAR_TO_CODE[ch];
       if (code === undefined) {
         throw new Error(
-          `Unknown map character ${JSON.stringify(ch)} at x=${x}, y=${y}: ` +
-            'use "." for open ground, "#" for a wall, "S" for the start and "G" for the goal',
+          `Unknown map character ${JSON.stringify(ch)} at x=${x}, y=${y}: use ${CHAR_HELP}`,
         );
       }
       cells[y * width + x] = code;
@@ -95,7 +134,7 @@ export function parseAscii(source) {
 }
 
 /**
- * Write a map in the ASCII format.
+ * Write a map in the lab's ASCII format (a terrain code with no character is `?`).
  *
  * @param {{width: number, height: number, cells: Uint8Array,
  *          start?: [number, number] | null, goal?: [number, number] | null}} map
@@ -110,7 +149,7 @@ export function toAscii(map) {
     for (let x = 0; x < width; x++) {
       if (map.start && map.start[0] === x && map.start[1] === y) row += 'S';
       else if (map.goal && map.goal[0] === x && map.goal[1] === y) row += 'G';
-      else row += cells[y * width + x] === TERRAIN.OPEN ? '.' : '#';
+      else row += CODE_TO_CHAR[cells[y * width + x]] ?? '?';
     }
     rows.push(row);
   }
@@ -160,4 +199,9 @@ export function serpentineMap(size = 1024, spacing = 8) {
     }
   }
   return { width, height, cells, start: [1, 1], goal: [1, height - 2] };
+}
+
+/** Lester's worked example as a map. @returns {ParsedMap} */
+export function lesterMap() {
+  return parseAscii([...LESTER_ROWS]);
 }

@@ -3,17 +3,19 @@
  * The map model and its undoable commands.
  *
  * The model holds the terrain (a Uint8Array of codes, row-major, index
- * y * width + x) and the start and goal tiles. Every change goes through a
- * command kept in the history, so it can be undone and redone. A drag stroke
- * is gathered into one command with beginStroke()/endStroke().
+ * y * width + x), the move cost of each terrain type (null = impassable) and
+ * the start and goal tiles. Every change goes through a command kept in the
+ * history, so it can be undone and redone: painting, moving a marker, editing
+ * a terrain cost, choosing a scenario. A drag stroke is gathered into one
+ * command with beginStroke()/endStroke().
  *
- * `version` changes whenever the terrain changes (never reused, also not by
- * undo), so the worker can key its map cache by it.
+ * `version` changes whenever the terrain or a cost changes (never reused, also
+ * not by undo), so the worker can key its map cache by it.
  *
  * @module state
  */
 
-import { TERRAIN } from './maps.js';
+import { DEFAULT_TERRAINS, TERRAIN } from './maps.js';
 
 /** @typedef {[number, number]} Tile */
 
@@ -25,7 +27,7 @@ import { TERRAIN } from './maps.js';
  */
 
 /**
- * @typedef {'cells' | 'markers' | 'load' | 'history'} ChangeKind
+ * @typedef {'cells' | 'costs' | 'markers' | 'load' | 'history'} ChangeKind
  */
 
 /** Version numbers are unique in a page's life. */
@@ -80,6 +82,62 @@ class MarkerCommand {
   }
 }
 
+/** Both markers at once (choosing a benchmark scenario). */
+class MarkersCommand {
+  /**
+   * @param {{start: Tile, goal: Tile}} from
+   * @param {{start: Tile, goal: Tile}} to
+   * @param {string} label
+   */
+  constructor(from, to, label) {
+    this.label = label;
+    this.from = from;
+    this.to = to;
+  }
+
+  /** @param {MapModel} m */
+  undo(m) {
+    m.start = copyTile(this.from.start);
+    m.goal = copyTile(this.from.goal);
+    m._emit('markers');
+  }
+
+  /** @param {MapModel} m */
+  redo(m) {
+    m.start = copyTile(this.to.start);
+    m.goal = copyTile(this.to.goal);
+    m._emit('markers');
+  }
+}
+
+/** A change of one terrain type's move cost. */
+class CostCommand {
+  /**
+   * @param {number} code
+   * @param {number | null} from
+   * @param {number | null} to
+   * @param {string} name
+   */
+  constructor(code, from, to, name) {
+    this.label = `set the cost of ${name}`;
+    this.code = code;
+    this.from = from;
+    this.to = to;
+  }
+
+  /** @param {MapModel} m */
+  undo(m) {
+    m.costs[this.code] = this.from;
+    m._touchCosts();
+  }
+
+  /** @param {MapModel} m */
+  redo(m) {
+    m.costs[this.code] = this.to;
+    m._touchCosts();
+  }
+}
+
 /** A stroke that may both paint tiles and move a marker (kept as one step). */
 class StrokeCommand {
   /** @param {string} label */
@@ -116,6 +174,11 @@ export class MapModel {
     /** @type {Command[]} */ this.redoStack = [];
     /** @type {StrokeCommand | null} */ this.stroke = null;
     /** @type {Set<(kind: ChangeKind) => void>} */ this.listeners = new Set();
+    /**
+     * Move cost per terrain code (null = impassable; undefined = no such terrain).
+     * @type {Array<number | null>}
+     */
+    this.costs = DEFAULT_TERRAINS.map((t) => t.cost);
     this.load(map);
   }
 
@@ -123,10 +186,11 @@ export class MapModel {
    * Replace the whole map (a new map is opened: the history is cleared).
    * Start and goal come from the map; if it has none, the old ones are kept
    * when they are still open tiles on it, otherwise open tiles near the
-   * top-left and bottom-right corners are chosen.
+   * top-left and bottom-right corners are chosen. Terrain costs stay as they
+   * are unless the map brings its own (`costs`, per code).
    *
    * @param {{width: number, height: number, cells: Uint8Array,
-   *          start?: Tile | null, goal?: Tile | null}} map
+   *          start?: Tile | null, goal?: Tile | null, costs?: Array<number | null>}} map
    */
   load(map) {
     const oldStart = this.start;
@@ -135,6 +199,7 @@ export class MapModel {
     this.width = map.width;
     this.height = map.height;
     this.cells = map.cells;
+    if (map.costs) this.costs = [...map.costs];
     this.version = nextVersion++;
     this.start = map.start
       ? copyTile(map.start)
@@ -160,7 +225,7 @@ export class MapModel {
     const n = this.cells.length;
     for (let k = 0; k < n; k++) {
       const i = fromEnd ? n - 1 - k : k;
-      if (this.cells[i] === TERRAIN.OPEN) return [i % this.width, Math.floor(i / this.width)];
+      if (this.passable(this.cells[i])) return [i % this.width, Math.floor(i / this.width)];
     }
     return fromEnd ? [this.width - 1, this.height - 1] : [0, 0];
   }
@@ -181,14 +246,78 @@ export class MapModel {
     this._emit('cells');
   }
 
+  _touchCosts() {
+    this.version = nextVersion++;
+    this._emit('costs');
+  }
+
+  /**
+   * Whether units can enter tiles of this terrain code.
+   * @param {number} code
+   */
+  passable(code) {
+    const c = this.costs[code];
+    return typeof c === 'number' && c > 0;
+  }
+
+  /**
+   * Set a terrain type's move cost (one undo step). The value must be a
+   * positive finite number or null (impassable); anything else throws.
+   * @param {number} code
+   * @param {number | null} cost
+   * @param {string} [name]  for the undo label
+   * @returns {boolean} whether it changed
+   */
+  setCost(code, cost, name = `terrain ${code}`) {
+    if (!Number.isInteger(code) || !(code in this.costs)) throw new Error(`There is no terrain with code ${code}`);
+    if (cost !== null && !(typeof cost === 'number' && Number.isFinite(cost) && cost > 0)) {
+      throw new Error(`The cost of ${name} must be a positive number, or null for impassable (got ${cost})`);
+    }
+    if (this.costs[code] === cost) return false;
+    if (this.stroke) this.endStroke();
+    const cmd = new CostCommand(code, this.costs[code], cost, name);
+    cmd.redo(this);
+    this._push(cmd);
+    return true;
+  }
+
+  /**
+   * Set both markers (one undo step), e.g. from a benchmark scenario. Tiles
+   * must be on the map; they need not be passable under the current costs.
+   * @param {Tile} start
+   * @param {Tile} goal
+   * @param {string} [label]
+   * @returns {boolean} whether anything moved
+   */
+  setMarkers(start, goal, label = 'choose a scenario') {
+    for (const [name, t] of /** @type {const} */ ([['start', start], ['goal', goal]])) {
+      if (!Array.isArray(t) || !this.inBounds(t[0], t[1])) {
+        throw new Error(`The ${name} ${JSON.stringify(t)} lies outside the ${this.width}x${this.height} map`);
+      }
+    }
+    if (sameTile(start, this.start) && sameTile(goal, this.goal)) return false;
+    if (this.stroke) this.endStroke();
+    const cmd = new MarkersCommand(
+      { start: copyTile(this.start), goal: copyTile(this.goal) },
+      { start: copyTile(start), goal: copyTile(goal) },
+      label,
+    );
+    cmd.redo(this);
+    this._push(cmd);
+    return true;
+  }
+
   /** @param {number} x @param {number} y */
   inBounds(x, y) {
     return Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < this.width && y < this.height;
   }
 
-  /** @param {number} x @param {number} y */
+  /**
+   * Whether tile (x, y) is on the map and passable under the current costs.
+   * @param {number} x @param {number} y
+   */
   isOpen(x, y) {
-    return this.inBounds(x, y) && this.cells[y * this.width + x] === TERRAIN.OPEN;
+    return this.inBounds(x, y) && this.passable(this.cells[y * this.width + x]);
   }
 
   /** @param {number} x @param {number} y */
@@ -229,15 +358,16 @@ export class MapModel {
   }
 
   /**
-   * Set the terrain of a set of tiles. Start and goal tiles are never walled.
-   * Inside a stroke the change joins the stroke; otherwise it is its own step.
+   * Set the terrain of a set of tiles. Start and goal tiles never get an
+   * impassable terrain. Inside a stroke the change joins the stroke; otherwise
+   * it is its own step.
    *
    * @param {Iterable<Tile>} tiles
    * @param {number} code
    * @param {string} [label]
    * @returns {number} how many tiles changed
    */
-  paint(tiles, code, label = code === TERRAIN.WALL ? 'paint walls' : 'erase walls') {
+  paint(tiles, code, label = code === TERRAIN.WALL ? 'paint walls' : code === TERRAIN.GROUND ? 'erase walls' : 'paint terrain') {
     /** @type {CellsCommand} */
     let cmd;
     const inStroke = this.stroke !== null;
@@ -250,7 +380,7 @@ export class MapModel {
     let changed = 0;
     for (const [x, y] of tiles) {
       if (!this.inBounds(x, y)) continue;
-      if (code !== TERRAIN.OPEN && this.isMarker(x, y)) continue;
+      if (!this.passable(code) && this.isMarker(x, y)) continue;
       const i = y * this.width + x;
       const before = this.cells[i];
       if (before === code) continue;
@@ -270,17 +400,17 @@ export class MapModel {
   }
 
   /**
-   * Set every tile to open ground (one undo step).
+   * Set every tile to ground (one undo step).
    * @returns {number} how many tiles changed
    */
   clearWalls() {
     /** @type {Tile[]} */
     const tiles = [];
     for (let i = 0; i < this.cells.length; i++) {
-      if (this.cells[i] !== TERRAIN.OPEN) tiles.push([i % this.width, Math.floor(i / this.width)]);
+      if (this.cells[i] !== TERRAIN.GROUND) tiles.push([i % this.width, Math.floor(i / this.width)]);
     }
     if (this.stroke) this.endStroke();
-    return this.paint(tiles, TERRAIN.OPEN, 'clear walls');
+    return this.paint(tiles, TERRAIN.GROUND, 'clear the map');
   }
 
   /**

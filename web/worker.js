@@ -12,16 +12,25 @@
  * it becomes {type:'error', id, message}.
  *
  * Page -> worker:
- *   {type:'plan', id, map:{width, height, version, cells?: Uint8Array}, start, goal, options}
+ *   {type:'plan', id, map:{width, height, version, cells?: Uint8Array, terrain_costs?}, start, goal, options}
  *   {type:'cancel', id}
+ *   {type:'info', id}                          what the core offers (methods, heuristics, terrains, ...)
+ *   {type:'load_map', id, text}                a .map / .json / ASCII text, read by the core
+ *   {type:'load_scen', id, text, width, height} a .scen text, checked against a map of that size
  * Worker -> page:
  *   {type:'boot', stage:'pyodide'|'numpy'|'arcstar'|'ready'|'failed', progress: 0..1, message}
  *   {type:'started', id}
  *   {type:'progress', id, expanded, open}
- *   {type:'result', id, result:{status, path, cost, length, expanded, ms,
- *                               closed: Int32Array, open: Int32Array}}
+ *   {type:'result', id, result:{status, path, cost, length, expanded, ms, optimal, message,
+ *                               explored: Uint8Array | null, closed_count, open_count, trace?}}
+ *   {type:'info', id, methods, heuristics, diagonal, costs, open_lists, stop, terrains, version}
+ *   {type:'map', id, width, height, start, goal, terrains, cells: Uint8Array}
+ *   {type:'scenarios', id, scenarios: [{id, bucket, start, goal, optimal}]}
  *   {type:'error', id, message}
  *   {type:'cancelled', id}
+ *
+ * Numbers in messages must be finite: JSON would silently turn NaN into null
+ * (which for a terrain cost means "impassable"), so NaN and Infinity are refused.
  *
  * The site layout (see manifest.json at the site root): this file is js/worker.js,
  * the manifest names the Pyodide folder, the wheels to load, and the arcstar wheel.
@@ -31,6 +40,8 @@
 const SLICE_MS = 8;
 /** Minimum interval between two progress messages, milliseconds. */
 const PROGRESS_EVERY_MS = 50;
+/** The longest map or scenario text read, characters (a 4096 x 4096 .map is about 17 M). */
+const MAX_TEXT = 40 * 1024 * 1024;
 
 const ctx = /** @type {any} */ (self);
 
@@ -184,7 +195,7 @@ function call(message, cells = null) {
   /** @type {any} */
   let pyCells = null;
   try {
-    const json = JSON.stringify(message);
+    const json = toJson(message);
     if (cells) pyCells = pyodide.toPy(cells);
     const out = service.handle(json, pyCells);
     const resp = JSON.parse(String(out));
@@ -198,18 +209,56 @@ function call(message, cells = null) {
 }
 
 /**
- * The explored tiles of the last result, one byte per tile (0 unseen, 1 open,
- * 2 closed), copied out of Python once so it can be transferred to the page.
+ * JSON for the service, refusing numbers JSON cannot carry (NaN, Infinity).
+ * @param {object} message
+ */
+function toJson(message) {
+  return JSON.stringify(message, function (key, value) {
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      const where = Array.isArray(this) ? `an entry of a list` : key ? `"${key}"` : 'a value';
+      throw new Error(`${where} is ${value}: numbers must be finite (use null for an impassable terrain cost)`);
+    }
+    return value;
+  });
+}
+
+/**
+ * A binary array the service holds for the last answer ("explored": one byte
+ * per tile, 0 unseen, 1 open, 2 closed; "cells": a loaded map's terrain codes;
+ * "trace.*": the replay arrays), copied out of Python once so it can be
+ * transferred to the page.
+ * @param {string} [name]
  * @returns {Uint8Array | null}
  */
-function takeExplored() {
-  const buf = service.take_buffer();
+function takeBuffer(name = 'explored') {
+  const buf = service.take_buffer(name);
   if (!buf) return null;
   try {
     return buf.toJs();
   } finally {
     buf.destroy();
   }
+}
+
+/** Typed-array constructors for the dtypes the service names. */
+const TYPED = { int32: Int32Array, float64: Float64Array, uint8: Uint8Array };
+
+/**
+ * The replay trace of a result as typed arrays (named as in arcstar.service).
+ * @param {{buffers?: Record<string, string>}} spec
+ * @returns {Record<string, ArrayLike<number>> | null}
+ */
+function takeTrace(spec) {
+  if (!spec || typeof spec.buffers !== 'object') return null;
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const [name, dtype] of Object.entries(spec.buffers)) {
+    const Typed = TYPED[/** @type {keyof typeof TYPED} */ (dtype)];
+    const bytes = takeBuffer(`trace.${name}`);
+    if (!Typed || !bytes) return null;
+    out[name] = new Typed(bytes.buffer, bytes.byteOffset, bytes.byteLength / Typed.BYTES_PER_ELEMENT);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- searches
@@ -289,8 +338,10 @@ async function runJob(j) {
     } else if (resp.type === 'result') {
       if (job === j) job = null;
       const r = resp.result || {};
-      const explored = r.explored ? takeExplored() : null;
-      post({ type: 'result', id: j.id, result: { ...r, explored } }, explored ? [explored.buffer] : []);
+      const explored = r.explored ? takeBuffer('explored') : null;
+      const trace = r.trace ? takeTrace(r.trace) : null;
+      const transfer = [explored, ...Object.values(trace || {})].filter((a) => a).map((a) => /** @type {any} */ (a).buffer);
+      post({ type: 'result', id: j.id, result: { ...r, explored, trace } }, transfer);
       return;
     } else {
       if (job === j) job = null;
@@ -300,6 +351,31 @@ async function runJob(j) {
     }
     await yieldToEventLoop();
   }
+}
+
+/**
+ * Answer a request the service handles at once (info, load_map, load_scen).
+ * @param {any} msg
+ */
+function requestMessage(msg) {
+  const id = normId(msg.id);
+  if (id === null) return postError(msg.id, `A ${msg.type} message needs an "id" (a number or a string)`);
+  if ((msg.type === 'load_map' || msg.type === 'load_scen') && typeof msg.text === 'string' && msg.text.length > MAX_TEXT) {
+    return postError(id, `The file is too large to read (${(msg.text.length / 1048576).toFixed(0)} MB; at most ${MAX_TEXT / 1048576} MB)`);
+  }
+  const resp = call(msg);
+  if (resp.type === 'error') {
+    if (msg.type === 'load_map') takeBuffer('cells'); // drop a half-read map, if any
+    return postError(id, resp.message || `The ${msg.type} request failed`);
+  }
+  if (msg.type === 'load_map') {
+    const cells = takeBuffer('cells');
+    if (!cells || cells.length !== resp.width * resp.height) {
+      return postError(id, 'The map was read but its tiles did not come back');
+    }
+    return post({ ...resp, id, cells }, [cells.buffer]);
+  }
+  post({ ...resp, id });
 }
 
 /** @param {any} msg */
@@ -327,8 +403,15 @@ ctx.onmessage = async (/** @type {MessageEvent} */ e) => {
         return startPlan(msg);
       case 'cancel':
         return cancelMessage(msg);
+      case 'info':
+      case 'load_map':
+      case 'load_scen':
+        return requestMessage(msg);
       default:
-        return postError(msg.id, `Unknown message type ${JSON.stringify(msg.type)}: expected "plan" or "cancel"`);
+        return postError(
+          msg.id,
+          `Unknown message type ${JSON.stringify(msg.type)}: expected "plan", "cancel", "info", "load_map" or "load_scen"`,
+        );
     }
   } catch (err) {
     postError(msg && msg.id, `The worker could not handle the message: ${readable(err)}`);

@@ -427,8 +427,11 @@ def _rs_plans(x: float, y: float, phi: float) -> list[_Plan]:
 
 
 def _rs_sorted(p0: Pose, p1: Pose, r: float) -> list[_Plan]:
+    """Reeds-Shepp candidates that reach p1, shortest first. The forward Dubins words are
+    Reeds-Shepp words too; they are included because their closed forms stay exact where the
+    Reeds-Shepp ones lose precision (poses a hair apart)."""
     x, y, phi = _frame(p0, p1, r)
-    good = [p for p in _rs_plans(x, y, phi) if _reaches(p, x, y, phi)]
+    good = [p for p in _rs_plans(x, y, phi) + _dubins_plans(x, y, phi) if _reaches(p, x, y, phi)]
     good.sort(key=_plan_length)
     return good
 

@@ -19,7 +19,7 @@ A weight above 1 (weighted A*) trades optimality for speed: the cost found is at
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from .grid import GridGraph
 

@@ -16,8 +16,8 @@ from .tilemap import DEFAULT_TERRAINS, GROUND, WALL, Terrain, TileMap, check_cos
 
 # ASCII: each terrain's own character, plus Moving AI's characters for convenience.
 ASCII_CHARS: dict[str, int] = {t.char: t.code for t in DEFAULT_TERRAINS}
-ASCII_CHARS.update({"@": WALL, "O": WALL, "T": WALL, "W": WALL, "G": GROUND})
-MARKERS = {"S": "start", "E": "goal", "A": "start", "B": "goal"}
+ASCII_CHARS.update({"@": WALL, "O": WALL, "T": WALL, "W": WALL})
+MARKERS = {"S": "start", "G": "goal", "E": "goal", "A": "start", "B": "goal"}
 
 # Moving AI benchmark rules: '.', 'G', 'S' passable; '@', 'O', 'T', 'W' blocked.
 MOVINGAI_CHARS: dict[str, int] = {".": GROUND, "G": GROUND, "S": GROUND,
@@ -35,7 +35,8 @@ class MapFile:
 
 def parse_ascii(text: str) -> MapFile:
     """Read ASCII art: one row per line, ``.`` ground, ``#`` wall, other terrain characters,
-    ``S``/``A`` start and ``E``/``B`` goal (both on ground). Blank lines around it are ignored."""
+    ``S`` (or ``A``) the start and ``G`` (or ``E``, ``B``) the goal, both on ground; the lab's
+    format. Blank lines around it are ignored."""
     if not isinstance(text, str):
         raise ValueError(f"ASCII map must be text, got {type(text).__name__}")
     rows = [r.rstrip("\r") for r in text.strip("\n").split("\n")]
@@ -64,7 +65,7 @@ def parse_ascii(text: str) -> MapFile:
 
 
 def to_ascii(tilemap: TileMap, start=None, goal=None, path=None) -> str:
-    """ASCII art of a map, optionally with start ``S``, goal ``E`` and path tiles ``*``."""
+    """ASCII art of a map, optionally with start ``S``, goal ``G`` and path tiles ``*``."""
     chars = np.array([" "] * 256)
     for t in tilemap.terrains.values():
         chars[t.code] = t.char
@@ -74,7 +75,7 @@ def to_ascii(tilemap: TileMap, start=None, goal=None, path=None) -> str:
     if start is not None:
         art[start[1], start[0]] = "S"
     if goal is not None:
-        art[goal[1], goal[0]] = "E"
+        art[goal[1], goal[0]] = "G"
     return "\n".join("".join(row) for row in art) + "\n"
 
 

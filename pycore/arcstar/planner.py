@@ -64,14 +64,14 @@ class PlanOptions:
             raise ValueError(f"turn_penalty must be a finite number >= 0, got {t!r}")
         if not isinstance(self.trace, bool):
             raise ValueError(f"trace must be true or false, got {self.trace!r}")
-        self.grid  # validates neighbours, diagonal and costs
+        _ = self.grid  # builds GridOptions, which validates neighbours, diagonal and costs
 
     @property
     def grid(self) -> GridOptions:
         return GridOptions(self.neighbours, self.diagonal, self.costs)
 
     @classmethod
-    def from_dict(cls, raw: dict) -> "PlanOptions":
+    def from_dict(cls, raw: dict) -> PlanOptions:
         """Options from a JSON-like dict; unknown keys are an error, not silently ignored."""
         if not isinstance(raw, dict):
             raise ValueError(f"options must be an object, got {type(raw).__name__}")

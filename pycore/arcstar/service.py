@@ -14,10 +14,11 @@ Requests:
   ``closed_count``, ``open_count`` and ``"explored": true``: the explored tiles wait as one byte
   per tile (0 unseen, 1 open, 2 closed) for ``take_buffer()``, so a million tiles cross to
   JavaScript as one typed array instead of JSON. For at most ``search.TRACE_DETAIL_LIMIT``
-  expansions it also holds ``trace``: ``nodes``, ``g``, ``h``, ``parent`` (final state of each tile seen, flat
-  indices, parent -1 for the start), and for replay ``order`` (tiles in expansion order),
-  ``updates`` (flat [tile, g, parent, ...] triples in the order they happened) and ``marks``
-  (updates made before each expansion).
+  expansions it also holds ``trace``: ``{"buffers": {name: dtype}}`` naming arrays to fetch with
+  ``take_buffer("trace." + name)``: ``nodes``, ``g``, ``h``, ``parent`` (final state of each tile
+  seen, flat indices, parent -1 for the start), and for replay ``order`` (tiles in expansion
+  order), ``updates`` (float64 [tile, g, parent, ...] triples in the order they happened) and
+  ``marks`` (triples made before each expansion).
 - ``{"type": "cancel", "id": ID}``: answers ``cancelled``.
 - ``{"type": "load_map", "id": ID, "text": "..."}``: reads a Moving AI ``.map``, arcstar JSON or
   ASCII art with the core's readers; answers ``{"type": "map", "width", "height", "start",
@@ -68,12 +69,12 @@ class Service:
         self.map: TileMap | None = None
         self.map_version: object = None
         self.jobs: dict[object, _Job] = {}
-        self.buffer: bytes | None = None
+        self.buffers: dict[str, bytes] = {}
 
-    def take_buffer(self) -> bytes | None:
-        """The explored-tiles bytes of the last result (once; None when there are none)."""
-        out, self.buffer = self.buffer, None
-        return out
+    def take_buffer(self, name: str = "explored") -> bytes | None:
+        """A binary array of the last answer, once (None when there is none): ``explored`` or
+        ``cells`` (one byte per tile) or ``trace.*`` (see the module docstring)."""
+        return self.buffers.pop(name, None)
 
     def handle(self, message_json: str, cells: object = None) -> str:
         """Answer one request (JSON text in, JSON text out); never raises."""
@@ -168,7 +169,7 @@ class Service:
         if not isinstance(text, str):
             raise ValueError("load_map needs the file's 'text'")
         loaded = load_text(text)
-        self.buffer = loaded.map.terrain.tobytes()
+        self.buffers = {"cells": loaded.map.terrain.tobytes()}
         doc = map_to_json(loaded.map)
         return {"type": "map", "id": msg["id"], "width": loaded.map.width, "height": loaded.map.height,
                 "start": loaded.start and list(loaded.start), "goal": loaded.goal and list(loaded.goal),
@@ -208,10 +209,8 @@ class Service:
         if not plan.done:
             return {"type": "progress", "id": msg["id"], "expanded": search.expanded, "open": search.open_count}
         del self.jobs[msg["id"]]
-        result = plan.result()
-        if result.trace is not None:
-            self.buffer = result.trace.explored
-        return {"type": "result", "id": msg["id"], "result": self._result_json(plan, result)}
+        self.buffers = {}
+        return {"type": "result", "id": msg["id"], "result": self._result_json(plan, plan.result())}
 
     def _cancel(self, msg: dict) -> dict:
         job = self.jobs.pop(msg["id"], None)
@@ -219,24 +218,39 @@ class Service:
             job.plan.cancel()
         return {"type": "cancelled", "id": msg["id"]}
 
-    @staticmethod
-    def _result_json(plan: PlanJob, result) -> dict:
+    def _result_json(self, plan: PlanJob, result) -> dict:
         out = result.to_json()
         trace = result.trace
         if trace is None:
             return out
+        self.buffers["explored"] = trace.explored
         counts = np.bincount(np.frombuffer(trace.explored, dtype=np.uint8), minlength=3)
         out.update(explored=True, open_count=int(counts[1]), closed_count=int(counts[2]))
         if trace.detailed:
-            flat = plan.graph.flat
-            nodes = list(trace.nodes)
-            out["trace"] = {
-                "nodes": [flat(n) for n in nodes],
-                "g": [trace.nodes[n]["g"] for n in nodes],
-                "h": [trace.nodes[n]["h"] for n in nodes],
-                "parent": [flat(trace.nodes[n]["parent"]) if trace.nodes[n]["parent"] >= 0 else -1 for n in nodes],
-                "order": [flat(n) for n in trace.expanded],
-                "marks": trace.marks,
-                "updates": [v if k % 3 == 1 else (flat(v) if v >= 0 else -1) for k, v in enumerate(trace.updates)],
-            }
+            arrays = self._trace_arrays(plan, trace)
+            self.buffers.update((f"trace.{k}", a.tobytes()) for k, a in arrays.items())
+            out["trace"] = {"buffers": {k: str(a.dtype) for k, a in arrays.items()}}
         return out
+
+    @staticmethod
+    def _trace_arrays(plan: PlanJob, trace) -> dict[str, np.ndarray]:
+        """The trace as flat-index numpy arrays (padded node ids become y * width + x)."""
+        graph = plan.graph
+
+        def flat(nodes) -> np.ndarray:
+            n = np.asarray(nodes, dtype=np.int64)
+            y, x = np.divmod(n, graph.stride)
+            return np.where(n >= 0, (y - 1) * graph.width + x - 1, -1).astype(np.int32)
+
+        nodes = list(trace.nodes)
+        info = trace.nodes
+        updates = np.asarray(trace.updates, dtype=np.float64).reshape(-1, 3)
+        updates[:, 0] = flat(updates[:, 0].astype(np.int64))
+        updates[:, 2] = flat(updates[:, 2].astype(np.int64))
+        return {"nodes": flat(nodes),
+                "g": np.array([info[n]["g"] for n in nodes], dtype=np.float64),
+                "h": np.array([info[n]["h"] for n in nodes], dtype=np.float64),
+                "parent": flat([info[n]["parent"] for n in nodes]),
+                "order": flat(trace.expanded),
+                "marks": np.asarray(trace.marks, dtype=np.int32),
+                "updates": updates.ravel()}

@@ -7,8 +7,8 @@ right and y grows down; arrays are indexed ``[y, x]``, flat indices are ``y * wi
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 
@@ -86,17 +86,17 @@ class TileMap:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def empty(cls, width: int, height: int) -> "TileMap":
+    def empty(cls, width: int, height: int) -> TileMap:
         """An all-ground map of the given size."""
         check_size(width, height)
         return cls(np.zeros((height, width), dtype=np.uint8))
 
     @classmethod
-    def from_blocked(cls, blocked: np.ndarray) -> "TileMap":
+    def from_blocked(cls, blocked: np.ndarray) -> TileMap:
         """A ground/wall map from a boolean array (True = wall)."""
         return cls(np.where(np.asarray(blocked, dtype=bool), WALL, GROUND).astype(np.uint8))
 
-    def copy(self) -> "TileMap":
+    def copy(self) -> TileMap:
         """An independent copy (same terrain types and costs)."""
         m = TileMap(self.terrain.copy(), self.terrains.values(), self.influence)
         m.version = self.version

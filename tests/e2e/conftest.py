@@ -4,13 +4,21 @@ The site is built once per session with ``build.build_site()`` and served by
 ``build.start_server()`` (cross-origin isolated). Booting Pyodide in the page's
 worker takes seconds, so the tests of a module share one page (``lab``), opened
 from the session's ``browser`` and already past ``window.arcstar.ready``.
+
+When the build has no ``benchmarks/index.json`` (the shared Moving AI maps were not
+there when it ran), the tests serve a scratch overlay of dist/ that adds the arena
+benchmark from ``$ARCSTAR_BENCHMARKS`` or ``../shared/benchmarks/movingai`` next to
+the repo, so the benchmark menu can still be tested; without those files the
+benchmark tests are skipped.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -64,10 +72,44 @@ def site_dir() -> Path:
     return build.build_site(quiet=True)
 
 
+def shared_benchmarks() -> Path | None:
+    """The Moving AI benchmark folder (maps/, scen/), if it is there."""
+    env = os.environ.get("ARCSTAR_BENCHMARKS")
+    folder = Path(env) if env else ROOT.parent / "shared" / "benchmarks" / "movingai"
+    return folder if (folder / "maps" / "arena.map").is_file() else None
+
+
 @pytest.fixture(scope="session")
-def site_url(site_dir: Path) -> str:
+def served_dir(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """dist/, or a scratch overlay of it with the arena benchmark when dist/ has none."""
+    if (site_dir / "benchmarks" / "index.json").is_file():
+        return site_dir
+    source = shared_benchmarks()
+    if source is None:
+        return site_dir
+    overlay = tmp_path_factory.mktemp("site")
+    for entry in site_dir.iterdir():
+        (overlay / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    bench = overlay / "benchmarks"
+    (bench / "maps").mkdir(parents=True)
+    (bench / "scen").mkdir()
+    (bench / "maps" / "arena.map").write_bytes((source / "maps" / "arena.map").read_bytes())
+    (bench / "scen" / "arena.map.scen").write_bytes((source / "scen" / "arena.map.scen").read_bytes())
+    index = [{"name": "arena", "map": "benchmarks/maps/arena.map",
+              "scen": "benchmarks/scen/arena.map.scen", "width": 49, "height": 49}]
+    (bench / "index.json").write_text(json.dumps(index))
+    return overlay
+
+
+@pytest.fixture(scope="session")
+def has_benchmarks(served_dir: Path) -> bool:
+    return (served_dir / "benchmarks" / "index.json").is_file()
+
+
+@pytest.fixture(scope="session")
+def site_url(served_dir: Path) -> str:
     """dist/ served (cross-origin isolated); the URL of the site root."""
-    server, url = build.start_server(site_dir)
+    server, url = build.start_server(served_dir)
     yield url
     server.shutdown()
     server.server_close()
@@ -136,3 +178,24 @@ def lab(browser, site_url):
     errors = page.page_errors + page.evaluate("window.__errors")
     context.close()
     assert not errors, f"uncaught errors in the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def save_screen(tmp_path_factory: pytest.TempPathFactory):
+    """save_screen(page, name) -> Path: a screenshot in a temp folder (never in the repo),
+    also copied to $ARCSTAR_SCREENS (default: arcstar-screens in the system temp folder)
+    for a person to look at."""
+    folder = tmp_path_factory.mktemp("screens")
+    share = Path(os.environ.get("ARCSTAR_SCREENS") or Path(tempfile.gettempdir()) / "arcstar-screens")
+
+    def save(page, name: str) -> Path:
+        path = folder / f"{name}.png"
+        page.screenshot(path=str(path))
+        try:
+            share.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, share / path.name)
+        except OSError:
+            pass  # the copy is a convenience; the test does not depend on it
+        return path
+
+    return save

@@ -8,114 +8,26 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 
 import pytest
+from labkit import (
+    EXAMPLE,
+    SEARCH_TIMEOUT_MS,
+    check_legal_path,
+    distance_to_polyline,
+    drag,
+    find_via_api,
+    open_example,
+    rows,
+    state,
+    status,
+    tile_point,
+    view,
+    walls,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
-
-ROOT = Path(__file__).resolve().parents[2]
-SEARCH_TIMEOUT_MS = 60_000
-RESULTS = ROOT / "test-results"
-EXAMPLE = (ROOT / "static" / "maps" / "example.txt").read_text().split()
-
-
-# ---------------------------------------------------------------- helpers
-
-
-def state(page: Page) -> dict:
-    return page.evaluate("window.arcstar.state()")
-
-
-def rows(page: Page) -> list[str]:
-    return page.evaluate("window.arcstar.rows()")
-
-
-def status(page: Page):
-    return page.get_by_test_id("status")
-
-
-def open_example(page: Page) -> None:
-    """Back to the example map, through the map selector (cancels a running search)."""
-    page.get_by_test_id("map-select").select_option("empty")
-    page.get_by_test_id("map-select").select_option("example")
-    page.wait_for_function(
-        "window.arcstar.state().width === 48 && !window.arcstar.state().searching"
-    )
-    assert rows(page) == EXAMPLE
-
-
-def tile_point(page: Page, x: float, y: float) -> tuple[float, float]:
-    """Where on the screen the centre of tile (x, y) is."""
-    box = page.get_by_test_id("map").bounding_box()
-    st = state(page)
-    return (
-        box["x"] + (x + 0.5) * box["width"] / st["width"],
-        box["y"] + (y + 0.5) * box["height"] / st["height"],
-    )
-
-
-def drag(page: Page, a: tuple[int, int], b: tuple[int, int], button: str = "left") -> None:
-    """Press on tile a, move to tile b, release: one stroke."""
-    x0, y0 = tile_point(page, *a)
-    x1, y1 = tile_point(page, *b)
-    page.mouse.move(x0, y0)
-    page.mouse.down(button=button)
-    page.mouse.move(x1, y1, steps=max(4, int(math.hypot(b[0] - a[0], b[1] - a[1])) * 2))
-    page.mouse.up(button=button)
-
-
-def find_via_api(page: Page, start, goal) -> dict:
-    """findPath through the API; returns {"ok": result} or {"error": message}."""
-    page.evaluate(
-        """([start, goal]) => {
-            window.__api = null;
-            window.arcstar.findPath({start, goal}).then(
-                (r) => { window.__api = {ok: r}; },
-                (e) => { window.__api = {error: String(e && e.message || e)}; });
-        }""",
-        [start, goal],
-    )
-    page.wait_for_function("window.__api !== null", timeout=SEARCH_TIMEOUT_MS)
-    return page.evaluate("window.__api")
-
-
-def walls(map_rows: list[str]) -> set[tuple[int, int]]:
-    return {(x, y) for y, row in enumerate(map_rows) for x, ch in enumerate(row) if ch == "#"}
-
-
-def check_legal_path(path: list[list[int]], map_rows: list[str], start, goal) -> None:
-    """Start to goal over open tiles, 8-neighbour steps, no diagonal corner cutting."""
-    assert path, "the path is empty"
-    assert tuple(path[0]) == tuple(start) and tuple(path[-1]) == tuple(goal)
-    height, width = len(map_rows), len(map_rows[0])
-
-    def is_open(x: int, y: int) -> bool:
-        return 0 <= x < width and 0 <= y < height and map_rows[y][x] != "#"
-
-    for x, y in path:
-        assert is_open(x, y), f"path tile ({x}, {y}) is not open"
-    for (x0, y0), (x1, y1) in zip(path, path[1:], strict=False):
-        dx, dy = x1 - x0, y1 - y0
-        assert max(abs(dx), abs(dy)) == 1, (
-            f"step ({x0}, {y0}) -> ({x1}, {y1}) is not to an 8-neighbour"
-        )
-        if dx and dy:
-            assert is_open(x0 + dx, y0) and is_open(x0, y0 + dy), (
-                f"diagonal step ({x0}, {y0}) -> ({x1}, {y1}) cuts a wall corner"
-            )
-
-
-def distance_to_polyline(px: float, py: float, points: list[tuple[float, float]]) -> float:
-    if len(points) == 1:
-        return math.hypot(px - points[0][0], py - points[0][1])
-    best = math.inf
-    for (ax, ay), (bx, by) in zip(points, points[1:], strict=False):
-        vx, vy = bx - ax, by - ay
-        t = max(0.0, min(1.0, ((px - ax) * vx + (py - ay) * vy) / (vx * vx + vy * vy)))
-        best = min(best, math.hypot(px - (ax + t * vx), py - (ay + t * vy)))
-    return best
 
 
 # ---------------------------------------------------------------- tests
@@ -131,7 +43,12 @@ def test_example_map_is_shown_and_the_engine_gets_ready(lab: Page):
     assert st["goal"] == [EXAMPLE[gy].index("G"), gy]
     box = lab.get_by_test_id("map").bounding_box()
     assert box["width"] > 300 and box["height"] > 200
-    assert abs(box["width"] / 48 - box["height"] / 32) < 0.5, "tiles are not square"
+    # The whole map is in view, centred, with tiles as large as fit.
+    v = view(lab)
+    assert v["fitted"] and v["tileSize"] >= 10
+    assert 0 <= v["ox"] and v["ox"] + 48 * v["tileSize"] <= v["width"] + 0.5
+    assert 0 <= v["oy"] and v["oy"] + 32 * v["tileSize"] <= v["height"] + 0.5
+    assert abs(v["ox"] - (v["width"] - 48 * v["tileSize"]) / 2) <= 1, "the map is not centred"
 
     # The status line went through the loading stages, with a progress bar, to ready.
     expect(status(lab)).to_have_attribute("data-state", "ready")
@@ -181,7 +98,7 @@ def test_an_engine_that_cannot_load_is_reported_clearly(lab_factory, broken_site
         context.close()
 
 
-def test_paint_a_wall_then_the_path_goes_around_it(lab: Page):
+def test_paint_a_wall_then_the_path_goes_around_it(lab: Page, save_screen):
     open_example(lab)
     st = state(lab)
     start, goal = st["start"], st["goal"]
@@ -225,8 +142,7 @@ def test_paint_a_wall_then_the_path_goes_around_it(lab: Page):
             f"heading {pose['heading']} is not along a grid step"
         )
 
-    RESULTS.mkdir(exist_ok=True)
-    lab.screenshot(path=str(RESULTS / "lab-path.png"))
+    save_screen(lab, "lab-path")
 
     # The unit arrives at the goal's centre and stops (faster with the speed slider).
     lab.get_by_test_id("speed").fill("40")

@@ -22,18 +22,19 @@ from hypothesis import strategies as st
 
 
 def test_ascii_round_trip_with_markers_and_terrain():
-    art = "S.=#\n:%^~\n...E\n"
+    art = "S.=#\n:%^~\n...G\n"
     loaded = parse_ascii(art)
     assert (loaded.map.width, loaded.map.height) == (4, 3)
     assert loaded.start == (0, 0) and loaded.goal == (3, 2)
     assert loaded.map.is_blocked(3, 0) and loaded.map.is_blocked(3, 1) and not loaded.map.is_blocked(2, 0)
     assert loaded.map.cost_at(2, 0) < 1 < loaded.map.cost_at(0, 1)
     assert to_ascii(loaded.map, loaded.start, loaded.goal) == art
+    assert parse_ascii(art.replace("G", "E")).goal == (3, 2)  # E is read as the goal too
 
 
 @pytest.mark.parametrize("text,msg", [
     ("", "empty"), ("\n\n", "empty"), ("...\n..\n", "not rectangular"), ("..x\n...\n", "unknown character"),
-    ("S.S\n", "more than one start"), (b"...", "must be text"), (None, "must be text"),
+    ("S.S\n", "more than one start"), ("G.E\n", "more than one goal"), (b"...", "must be text"), (None, "must be text"),
 ])
 def test_ascii_errors(text, msg):
     with pytest.raises(ValueError, match=msg):

@@ -124,14 +124,16 @@ def test_trace_replays_to_the_final_state():
     grid[1:4, 3] = 1  # Lester's wall
     call(svc, plan_msg("t", 7, 5, [1, 2], [5, 2]), grid.tobytes())
     res = run_to_end(svc, "t")["result"]
-    tr = res["trace"]
+    dtypes = res["trace"]["buffers"]
+    tr = {k: np.frombuffer(svc.take_buffer("trace." + k), dtype=dt).tolist() for k, dt in dtypes.items()}
+    assert svc.take_buffer("trace.nodes") is None  # handed over once
     assert tr["order"][0] == 2 * 7 + 1 and tr["order"][-1] == 2 * 7 + 5  # start first, goal last
     assert len(tr["marks"]) == len(tr["order"]) == res["expanded"]
     # replay every update: the last g and parent of each tile equal the final state sent
     g, parent = {}, {}
     u = tr["updates"]
     for k in range(0, len(u), 3):
-        g[u[k]], parent[u[k]] = u[k + 1], u[k + 2]
+        g[int(u[k])], parent[int(u[k])] = u[k + 1], int(u[k + 2])
     for node, fg, fp in zip(tr["nodes"], tr["g"], tr["parent"]):
         assert (g[node], parent[node]) == (fg, fp)
     # Lester's scores: the tile right of the start has G 10, H 30
@@ -150,7 +152,7 @@ def test_load_map_and_scen_use_the_core_readers():
     text = "type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n"
     out = call(svc, {"type": "load_map", "id": 1, "text": text})
     assert out["type"] == "map" and (out["width"], out["height"]) == (3, 2) and out["start"] is None
-    cells = np.frombuffer(svc.take_buffer(), dtype=np.uint8).reshape(2, 3)
+    cells = np.frombuffer(svc.take_buffer("cells"), dtype=np.uint8).reshape(2, 3)
     assert cells.tolist() == [[0, 1, 0], [0, 0, 0]]
     assert {t["name"] for t in out["terrains"]} >= {"ground", "wall"}
     art = call(svc, {"type": "load_map", "id": 2, "text": "S.#\n..E\n"})

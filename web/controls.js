@@ -1,0 +1,231 @@
+// @ts-check
+/**
+ * The search settings of the lab: their names in the menus, what each method
+ * guarantees, and the checks on the numbers a person types (a terrain cost, a
+ * weight, a turn penalty, a budget). The lists of choices themselves come from
+ * the engine's `info` answer; the labels here only make known names readable.
+ *
+ * @module controls
+ */
+
+/**
+ * The options sent with a plan (see arcstar.planner.PlanOptions).
+ * @typedef {Object} SearchOptions
+ * @property {string} method
+ * @property {number} neighbours  4 or 8
+ * @property {string} diagonal
+ * @property {string} costs       'lester' (10/14) or 'octile' (1/sqrt 2)
+ * @property {string} heuristic
+ * @property {number} weight
+ * @property {string} open_list
+ * @property {number} turn_penalty
+ * @property {string} stop
+ * @property {number | null} max_expansions
+ * @property {boolean} trace
+ */
+
+/** @type {SearchOptions} */
+export const DEFAULT_OPTIONS = Object.freeze({
+  method: 'astar',
+  neighbours: 8,
+  diagonal: 'both',
+  costs: 'lester',
+  heuristic: 'octile',
+  weight: 1,
+  open_list: 'heap',
+  turn_penalty: 0,
+  stop: 'closed',
+  max_expansions: null,
+  trace: true,
+});
+
+/** Lester's settings: A*, 10/14, Manhattan x 10, no corner cutting, stop when the goal closes. */
+export const LESTER_OPTIONS = Object.freeze({
+  method: 'astar',
+  neighbours: 8,
+  diagonal: 'both',
+  costs: 'lester',
+  heuristic: 'manhattan',
+  weight: 1,
+  open_list: 'heap',
+  turn_penalty: 0,
+  stop: 'closed',
+});
+
+/** The Moving AI benchmark metric: 8 neighbours, no corner cutting, 1 / sqrt 2, octile. */
+export const BENCHMARK_OPTIONS = Object.freeze({
+  neighbours: 8,
+  diagonal: 'both',
+  costs: 'octile',
+  heuristic: 'octile',
+  weight: 1,
+  turn_penalty: 0,
+  stop: 'closed',
+});
+
+/**
+ * The choices offered until the engine's `info` answer replaces them (the
+ * page is usable while the engine loads); they mirror the core's lists.
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
+export const PROVISIONAL_CHOICES = Object.freeze({
+  method: ['astar', 'dijkstra'],
+  diagonal: ['never', 'both', 'either', 'always'],
+  costs: ['lester', 'octile'],
+  heuristic: ['manhattan', 'octile', 'euclidean', 'chebyshev', 'none'],
+  open_list: ['heap', 'unsorted'],
+  stop: ['closed', 'reached'],
+});
+
+/** Readable names for the values the engine lists; unknown values show as they are. */
+export const LABELS = Object.freeze({
+  method: /** @type {Record<string, string>} */ ({
+    astar: 'A*',
+    dijkstra: 'Dijkstra',
+    jps: 'Jump Point Search',
+    jpsplus: 'JPS+',
+    hpa: 'HPA* (hierarchical)',
+  }),
+  diagonal: /** @type {Record<string, string>} */ ({
+    never: 'never (straight moves only)',
+    both: 'no corner cutting',
+    either: 'cut one corner',
+    always: 'always (cut corners)',
+  }),
+  costs: /** @type {Record<string, string>} */ ({ lester: '10 / 14 (Lester)', octile: '1 / \u221A2' }),
+  heuristic: /** @type {Record<string, string>} */ ({
+    manhattan: 'Manhattan (Lester)',
+    octile: 'octile',
+    euclidean: 'Euclidean',
+    chebyshev: 'Chebyshev',
+    none: 'none (H = 0)',
+  }),
+  open_list: /** @type {Record<string, string>} */ ({ heap: 'binary heap', unsorted: 'unsorted (Pinter)' }),
+  stop: /** @type {Record<string, string>} */ ({ closed: 'goal is closed', reached: 'goal is first reached' }),
+});
+
+/** What methods other than A* and Dijkstra promise (shown when the engine offers them). */
+const METHOD_NOTES = /** @type {Record<string, string>} */ ({
+  jps: 'Jump Point Search: A* that jumps over runs of equivalent paths; least-cost on grids of uniform cost.',
+  jpsplus: 'JPS+: Jump Point Search with jump distances worked out in advance; least-cost on grids of uniform cost.',
+  hpa: 'HPA*: plans over clusters and their entrances, then refines: fast on big maps, near-optimal, not guaranteed shortest.',
+});
+
+/**
+ * A label for a value of a setting.
+ * @param {keyof typeof LABELS} setting
+ * @param {string} value
+ */
+export function label(setting, value) {
+  return LABELS[setting][value] || value;
+}
+
+/**
+ * One or two sentences on what the chosen settings guarantee.
+ * @param {SearchOptions} o
+ * @returns {{text: string, optimal: boolean | null}}  optimal: whether a least-cost path is guaranteed (null: unknown)
+ */
+export function guarantee(o) {
+  const diagonals = o.neighbours === 8 && o.diagonal !== 'never';
+  /** @type {string} */
+  let text;
+  /** @type {boolean | null} */
+  let optimal;
+  if (o.method === 'dijkstra' || (o.method === 'astar' && o.heuristic === 'none')) {
+    text = 'Dijkstra: no heuristic (H = 0), so it spreads out evenly; always a least-cost path, but it expands the most tiles.';
+    optimal = true;
+  } else if (o.method === 'astar') {
+    if (o.heuristic === 'manhattan' && diagonals) {
+      text = 'Manhattan with diagonals overestimates: fast, but A* may not find the shortest path (Lester\u2019s choice).';
+      optimal = false;
+    } else {
+      text = `A* with the ${label('heuristic', o.heuristic)} heuristic never overestimates here: it always finds a least-cost path.`;
+      optimal = true;
+    }
+  } else {
+    text = METHOD_NOTES[o.method] || `${label('method', o.method)}: each result says whether its path is guaranteed least-cost.`;
+    optimal = null;
+  }
+  if (o.method !== 'dijkstra' && o.weight > 1) {
+    text += ` Weight ${o.weight}: fewer expansions; the cost found is at most ${o.weight} \u00D7 the least${optimal === false ? ' (with an admissible heuristic)' : ''}.`;
+    optimal = false;
+  }
+  if (o.stop === 'reached') {
+    text += ' Stopping when the goal is first reached (not closed) may miss the shortest path.';
+    optimal = false;
+  }
+  if (o.turn_penalty > 0) {
+    text += ' A turn penalty trades cost for fewer turns: not least-cost.';
+    optimal = false;
+  }
+  return { text, optimal };
+}
+
+/**
+ * Read a terrain cost as typed: a positive number, or "∞" / "inf" for
+ * impassable. Throws an Error with a readable message otherwise.
+ * @param {string} raw
+ * @param {string} name  the terrain's name
+ * @returns {number | null}  null: impassable
+ */
+export function parseCost(raw, name) {
+  const text = String(raw).trim();
+  if (text === '') throw new Error(`Cost of ${name} is empty: give a positive number, or \u221E for impassable.`);
+  if (/^(\u221E|inf|infinity|impassable)$/i.test(text)) return null;
+  const v = Number(text.replace(',', '.'));
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text.replace(',', '.')) || Number.isNaN(v)) {
+    throw new Error(`Cost of ${name}: "${text}" is not a number. Give a positive number, or \u221E for impassable.`);
+  }
+  if (v < 0) throw new Error(`Cost of ${name} cannot be negative (${text}): give a positive number, or \u221E for impassable.`);
+  if (v === 0) throw new Error(`Cost of ${name} cannot be 0 (moves would be free and the heuristic meaningless): give a positive number.`);
+  if (!Number.isFinite(v) || v > 1e6) throw new Error(`Cost of ${name} is too large (${text}): at most 1000000, or \u221E for impassable.`);
+  return v;
+}
+
+/**
+ * A cost as shown in its input.
+ * @param {number | null | undefined} cost
+ */
+export function showCost(cost) {
+  return cost === null || cost === undefined ? '\u221E' : String(cost);
+}
+
+/**
+ * Read the numeric settings as typed. Returns the values and, per field, a
+ * readable error for the ones that cannot be sent.
+ * @param {{weight: string, turn_penalty: string, max_expansions: string}} raw
+ * @returns {{values: {weight?: number, turn_penalty?: number, max_expansions?: number | null}, errors: Record<string, string>}}
+ */
+export function parseNumbers(raw) {
+  /** @type {Record<string, string>} */
+  const errors = {};
+  /** @type {{weight?: number, turn_penalty?: number, max_expansions?: number | null}} */
+  const values = {};
+  const num = (/** @type {string} */ s) => (String(s).trim() === '' ? NaN : Number(s));
+
+  const w = num(raw.weight);
+  if (String(raw.weight).trim() === '') errors.weight = 'Weight is empty: 1 is plain A*, above 1 is weighted A*.';
+  else if (!Number.isFinite(w)) errors.weight = `Weight "${raw.weight}" is not a number.`;
+  else if (w < 0) errors.weight = `Weight cannot be negative (${w}).`;
+  else if (w > 100) errors.weight = `Weight ${w} is absurd: at most 100.`;
+  else values.weight = w;
+
+  const t = num(raw.turn_penalty);
+  if (String(raw.turn_penalty).trim() === '') values.turn_penalty = 0;
+  else if (!Number.isFinite(t)) errors.turn_penalty = `Turn cost "${raw.turn_penalty}" is not a number.`;
+  else if (t < 0) errors.turn_penalty = `Turn cost cannot be negative (${t}).`;
+  else values.turn_penalty = t;
+
+  const b = String(raw.max_expansions).trim();
+  if (b === '') values.max_expansions = null;
+  else {
+    const v = Number(b);
+    if (!Number.isFinite(v)) errors.max_expansions = `Budget "${b}" is not a number: give a whole number of expansions, or leave it empty for no limit.`;
+    else if (v === 0) errors.max_expansions = 'A budget of 0 expansions cannot find anything: give at least 1, or leave it empty for no limit.';
+    else if (v < 0) errors.max_expansions = `Budget cannot be negative (${v}).`;
+    else if (!Number.isInteger(v)) errors.max_expansions = `Budget must be a whole number of expansions (got ${v}).`;
+    else if (v > 1e9) errors.max_expansions = `Budget ${v} is absurd: at most 1000000000, or leave it empty for no limit.`;
+    else values.max_expansions = v;
+  }
+  return { values, errors };
+}
