@@ -34,6 +34,7 @@ except ImportError:  # run from a checkout without arcstar installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pycore"))
 
 import numpy as np
+
 from arcstar import load_map, plan
 from arcstar.clearance import clearance_map, move_masks_for
 from arcstar.collision import swept_arc_clear, swept_line_clear, walkable_sampled

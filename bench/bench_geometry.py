@@ -39,9 +39,7 @@ def _pairs(n: int = 1000, seed: int = 2024) -> list[tuple[Pose, Pose]]:
         out.append(
             (
                 p0,
-                Pose(
-                    p0.x + d * math.cos(a), p0.y + d * math.sin(a), rng.uniform(-math.pi, math.pi)
-                ),
+                Pose(p0.x + d * math.cos(a), p0.y + d * math.sin(a), rng.uniform(-math.pi, math.pi)),
             )
         )
     return out
@@ -59,9 +57,7 @@ def _time(fn: Callable, pairs: list[tuple[Pose, Pose]], calls: int, repeats: int
     return samples
 
 
-def run(
-    report: Callable[[dict], None] | None = None, *, calls: int = 100_000, repeats: int = 5
-) -> list[dict]:
+def run(report: Callable[[dict], None] | None = None, *, calls: int = 100_000, repeats: int = 5) -> list[dict]:
     """Measure every builder; return rows ``{"name", "median_us_per_call", "calls", ...}``.
 
     ``report``, if given, is called with each row as soon as it is measured. Reeds-Shepp,
@@ -108,9 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.calls < 1 or args.repeats < 1:
         parser.error("--calls and --repeats must be at least 1")
-    print(
-        f"arcstar geometry builders, radius {RADIUS}, Python {sys.version.split()[0]}", flush=True
-    )
+    print(f"arcstar geometry builders, radius {RADIUS}, Python {sys.version.split()[0]}", flush=True)
     rows = run(
         lambda r: print(f"  measured {r['name']}", flush=True),
         calls=args.calls,

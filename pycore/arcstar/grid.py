@@ -6,6 +6,7 @@ search needs no bounds checks: node ``(y + 1) * (width + 2) + (x + 1)`` is tile 
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 
@@ -114,6 +115,17 @@ class GridGraph:
             inner |= ok.astype(np.uint8) << k
         mask[~free] = 0
         return bytes(mask.ravel())
+
+    def restricted(self, legal: np.ndarray, standable: np.ndarray) -> GridGraph:
+        """A copy whose moves are limited to ``legal`` (an unpadded per-tile bit mask in the
+        order of ``moves``) and whose passable tiles are ``standable`` (for a wide unit)."""
+        other = copy.copy(self)
+        mask = np.pad(np.asarray(legal, dtype=np.uint8), 1)
+        if not self.options.allows_diagonals:
+            mask &= 0x0F
+        other.legal = bytes(mask.ravel())
+        other.passable = bytes(np.pad(np.asarray(standable, dtype=np.uint8), 1).ravel())
+        return other
 
     def node(self, x: int, y: int) -> int:
         return (y + 1) * self.stride + x + 1

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 
-from .grid import GridOptions, graph_for
+from .clearance import move_masks_for, passable_for
+from .grid import GridGraph, GridOptions, graph_for
 from .heuristics import HEURISTICS, admissible
 from .openlists import OPEN_LISTS
 from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, STOP_RULES, AStar, path_length
@@ -30,6 +31,9 @@ class PlanOptions:
     trace: record what the lab draws (open/closed sets, g/h/f, parents).
     open_list: "heap" (default) or "unsorted" (Pinter's fixed-matrix list).
     turn_penalty: cost added per change of direction (smoother, not guaranteed least-cost).
+    width: the unit's diameter in tiles (a disc), or None for a point. With a width, a tile
+        is usable where the unit fits centred on it, and a step is allowed only when the disc
+        swept along it touches no wall (``clearance``); diagonal must be "both" or "never".
     """
 
     method: str = "astar"
@@ -43,6 +47,7 @@ class PlanOptions:
     trace: bool = False
     open_list: str = "heap"
     turn_penalty: float = 0.0
+    width: float | None = None
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -62,6 +67,13 @@ class PlanOptions:
         t = self.turn_penalty
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < 0:
             raise ValueError(f"turn_penalty must be a finite number >= 0, got {t!r}")
+        if self.width is not None:
+            w = self.width
+            if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w <= 0:
+                raise ValueError(f"width must be a positive number of tiles, got {w!r}")
+            if self.diagonal not in ("both", "never"):
+                raise ValueError("with a width, diagonal must be 'both' or 'never': the swept-disc test decides "
+                                 "the rest")
         if not isinstance(self.trace, bool):
             raise ValueError(f"trace must be true or false, got {self.trace!r}")
         _ = self.grid  # builds GridOptions, which validates neighbours, diagonal and costs
@@ -108,8 +120,19 @@ class PlanResult:
                 "optimal": self.optimal, "message": self.message}
 
 
-def check_tile(tilemap: TileMap, point: object, role: str) -> tuple[int, int]:
-    """A start or goal must be two integers naming an open tile on the map."""
+def unit_graph(tilemap: TileMap, options: PlanOptions) -> GridGraph:
+    """The graph a unit of ``options.width`` walks (cached per map version and width)."""
+    graph = graph_for(tilemap, options.grid)
+    if options.width is None:
+        return graph
+    width = float(options.width)
+    return tilemap.cached(f"graph:{options.grid}:width={width!r}", lambda: graph.restricted(
+        move_masks_for(tilemap, width), passable_for(tilemap, width)))
+
+
+def check_tile(tilemap: TileMap, point: object, role: str, width: float | None = None) -> tuple[int, int]:
+    """A start or goal must be two integers naming an open tile on the map (where a unit of
+    ``width`` fits)."""
     if isinstance(point, (str, bytes)) or not hasattr(point, "__len__") or len(point) != 2:
         raise ValueError(f"{role} must be a pair of integers [x, y], got {point!r}")
     out = []
@@ -127,6 +150,8 @@ def check_tile(tilemap: TileMap, point: object, role: str) -> tuple[int, int]:
         raise ValueError(f"{role} ({x}, {y}) is off the {tilemap.width}x{tilemap.height} map")
     if tilemap.blocked[y, x]:
         raise ValueError(f"{role} ({x}, {y}) is on a blocked tile")
+    if width is not None and not passable_for(tilemap, width)[y, x]:
+        raise ValueError(f"{role} ({x}, {y}) is too close to a wall for a unit {width:g} tiles wide")
     return x, y
 
 
@@ -142,16 +167,16 @@ class PlanJob:
         if not isinstance(tilemap, TileMap):
             raise ValueError(f"map must be a TileMap, got {type(tilemap).__name__}")
         self.options = options = options or PlanOptions()
-        self.start = check_tile(tilemap, start, "start")
+        self.start = check_tile(tilemap, start, "start", options.width)
         if targets:
             if isinstance(goal, (str, bytes)) or not hasattr(goal, "__iter__"):
                 raise ValueError(f"targets must be a list of tiles [[x, y], ...], got {goal!r}")
-            self.goals = [check_tile(tilemap, t, "target") for t in goal]
+            self.goals = [check_tile(tilemap, t, "target", options.width) for t in goal]
             if not self.goals:
                 raise ValueError("targets must hold at least one tile")
         else:
-            self.goals = [check_tile(tilemap, goal, "goal")]
-        self.graph = graph_for(tilemap, options.grid)
+            self.goals = [check_tile(tilemap, goal, "goal", options.width)]
+        self.graph = unit_graph(tilemap, options)
         heuristic = "none" if options.method == "dijkstra" else options.heuristic
         self.optimal = (options.stop == "closed" and not options.turn_penalty
                         and admissible(heuristic, self.graph, options.weight))

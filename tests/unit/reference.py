@@ -84,3 +84,26 @@ def dijkstra(costs: np.ndarray, start, goal, straight: float = 1.0, diagonal_cos
                     dist[nb] = nd
                     heapq.heappush(heap, (nd, nb))
     return None
+
+
+def disc_clear(blocked: np.ndarray, a, b, width: float, step: float = 0.01, slack: float = 1e-6) -> bool:
+    """Whether a disc of diameter ``width`` moved from point a to point b (tile units) keeps off
+    every blocked tile and stays on the map: dense sampling with exact point-to-square distances.
+    Touching (distance == radius) is allowed; ``slack`` absorbs rounding."""
+    h, w = blocked.shape
+    r = width / 2
+    ax, ay = a
+    bx, by = b
+    n = max(1, int(math.ceil(math.hypot(bx - ax, by - ay) / step)))
+    ys, xs = np.nonzero(blocked)
+    for k in range(n + 1):
+        t = k / n
+        px, py = ax + (bx - ax) * t, ay + (by - ay) * t
+        if px - r < -slack or py - r < -slack or px + r > w + slack or py + r > h + slack:
+            return False
+        if len(xs):
+            dx = np.maximum(0, np.maximum(xs - px, px - (xs + 1)))
+            dy = np.maximum(0, np.maximum(ys - py, py - (ys + 1)))
+            if (np.hypot(dx, dy) < r - slack).any():
+                return False
+    return True

@@ -13,14 +13,15 @@ import textwrap
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from arcstar.clearance import DEFAULT_CAP, MOVES, clearance_map, move_masks_for, passable_for, step_ok_for
 from arcstar.collision import swept_line_clear
 from arcstar.grid import GridGraph, GridOptions
 from arcstar.mapio import parse_ascii
 from arcstar.tilemap import TileMap
 from conftest import benchmarks_dir
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

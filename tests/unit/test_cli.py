@@ -6,8 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import arcstar
 import pytest
+
+import arcstar
 from arcstar.cli import main
 from reference import check_path, dijkstra
 

@@ -17,6 +17,9 @@ import textwrap
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from arcstar.collision import (
     Footprint,
     blocked_stretches,
@@ -32,8 +35,6 @@ from arcstar.curves import dubins, dubins_all
 from arcstar.geometry import Arc, Line, Path, Pose
 from arcstar.mapio import parse_ascii
 from arcstar.tilemap import TileMap
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 BAND = 1.1e-3
 STEP = 0.002

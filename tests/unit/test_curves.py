@@ -14,6 +14,9 @@ import math
 import random
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
 from arcstar.curves import (
     arc_then_line,
     arc_then_line_candidates,
@@ -28,8 +31,6 @@ from arcstar.curves import (
     turning_center,
 )
 from arcstar.geometry import Arc, Line, Path, Pose, angle_diff
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
 
 TAU = 2 * math.pi
 

@@ -1,10 +1,11 @@
 """Engine options from the articles: stop rules, open lists, turn penalty, nearest target."""
 
-import arcstar
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import arcstar
 from reference import check_path, dijkstra
 from test_search import terrain_maps
 

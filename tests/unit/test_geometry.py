@@ -12,9 +12,10 @@ import math
 
 import numpy as np
 import pytest
-from arcstar.geometry import Arc, Line, Path, Pose, angle_diff, normalize_angle, segment_from_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from arcstar.geometry import Arc, Line, Path, Pose, angle_diff, normalize_angle, segment_from_json
 
 TAU = 2 * math.pi
 

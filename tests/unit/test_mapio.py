@@ -3,9 +3,12 @@
 import json
 import math
 
-import arcstar
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import arcstar
 from arcstar.mapio import (
     load_map,
     map_from_json,
@@ -17,8 +20,6 @@ from arcstar.mapio import (
     to_movingai_map,
 )
 from conftest import benchmarks_dir
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def test_ascii_round_trip_with_markers_and_terrain():

@@ -2,8 +2,9 @@
 
 import random
 
-import arcstar
 import pytest
+
+import arcstar
 from arcstar.mapio import load_map, parse_scen
 from conftest import benchmarks_dir
 from reference import check_path

@@ -2,13 +2,14 @@
 
 import math
 
-import arcstar
 import numpy as np
 import pytest
-from arcstar.grid import GridOptions, graph_for
-from arcstar.search import AStar
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import arcstar
+from arcstar.grid import GridOptions, graph_for
+from arcstar.search import AStar
 from reference import check_path, dijkstra, path_cost
 
 COSTS = np.array([1.0, math.inf, 0.5, 2.0, 4.0, 3.0, math.inf])  # the default terrain costs by code

@@ -3,9 +3,10 @@
 import json
 
 import numpy as np
-from arcstar.service import Service
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from arcstar.service import Service
 from reference import check_path
 
 

@@ -11,13 +11,14 @@ import textwrap
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from arcstar import plan
 from arcstar.collision import swept_line_clear, walkable_sampled
 from arcstar.mapio import parse_ascii
 from arcstar.smoothing import smooth, smooth_points, tile_centres
 from arcstar.tilemap import TileMap
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 
 def ascii_map(text: str) -> TileMap:
