@@ -471,7 +471,7 @@ def copy_static(dest: Path, quiet: bool) -> None:
         say("warning: static/index.html does not exist yet; dist/ will have no page", quiet)
     if not static.is_dir():
         return
-    for reserved in ("js", "wheels", "pyodide", "manifest.json"):
+    for reserved in ("js", "wheels", "pyodide", "benchmarks", "manifest.json"):
         if (static / reserved).exists():
             raise BuildError(f"static/{reserved} clashes with the generated dist/{reserved}; "
                              "rename it")
@@ -487,6 +487,40 @@ def copy_web(dest: Path, quiet: bool) -> None:
         dest.mkdir(parents=True)
         return
     shutil.copytree(web, dest, ignore=shutil.ignore_patterns("__pycache__", ".DS_Store"))
+
+
+def benchmarks_source() -> Path | None:
+    """The Moving AI benchmark folder: $ARCSTAR_BENCHMARKS, else the project's shared/ beside
+    the repo; None when neither is there (the lab then lists no benchmark maps)."""
+    env = os.environ.get("ARCSTAR_BENCHMARKS")
+    for folder in ([Path(env)] if env else []) + [ROOT.parent / "shared" / "benchmarks" / "movingai"]:
+        if (folder / "maps").is_dir() and (folder / "scen").is_dir():
+            return folder
+    return None
+
+
+def copy_benchmarks(dest: Path, quiet: bool) -> None:
+    """Copy the Moving AI maps and scenarios to dist/benchmarks/ with an index.json the lab reads:
+    [{name, map, scen, width, height}], sorted by name."""
+    source = benchmarks_source()
+    if source is None:
+        say("note: no Moving AI benchmarks found (set ARCSTAR_BENCHMARKS); the lab lists none", quiet)
+        return
+    index = []
+    for map_file in sorted((source / "maps").glob("*.map")):
+        scen_file = source / "scen" / f"{map_file.name}.scen"
+        if not scen_file.is_file():
+            continue
+        header = dict(line.split(None, 1) for line in map_file.read_text().splitlines()[:3] if " " in line)
+        (dest / "maps").mkdir(parents=True, exist_ok=True)
+        (dest / "scen").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(map_file, dest / "maps" / map_file.name)
+        shutil.copyfile(scen_file, dest / "scen" / scen_file.name)
+        index.append({"name": map_file.stem, "map": f"benchmarks/maps/{map_file.name}",
+                      "scen": f"benchmarks/scen/{scen_file.name}",
+                      "width": int(header.get("width", 0)), "height": int(header.get("height", 0))})
+    (dest / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+    say(f"copied {len(index)} Moving AI benchmark maps to dist/benchmarks/", quiet)
 
 
 def copy_pyodide(tarball: Path, wheels: Sequence[Path], dest: Path) -> None:
@@ -551,6 +585,7 @@ def build_site(quiet: bool = False) -> Path:
         copy_web(staging / "js", quiet)
         arcstar_wheel = build_arcstar_wheel(staging / "wheels", quiet)
         copy_pyodide(tarball, wheels, staging / "pyodide")
+        copy_benchmarks(staging / "benchmarks", quiet)
         write_manifest(staging, arcstar_wheel, wheels)
         replace_dir(staging, DIST)
     finally:

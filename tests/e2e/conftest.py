@@ -5,11 +5,9 @@ The site is built once per session with ``build.build_site()`` and served by
 worker takes seconds, so the tests of a module share one page (``lab``), opened
 from the session's ``browser`` and already past ``window.arcstar.ready``.
 
-When the build has no ``benchmarks/index.json`` (the shared Moving AI maps were not
-there when it ran), the tests serve a scratch overlay of dist/ that adds the arena
-benchmark from ``$ARCSTAR_BENCHMARKS`` or ``../shared/benchmarks/movingai`` next to
-the repo, so the benchmark menu can still be tested; without those files the
-benchmark tests are skipped.
+The build copies the Moving AI benchmark maps into ``dist/benchmarks/`` when they are
+beside the repo (or in ``$ARCSTAR_BENCHMARKS``); without them the benchmark tests are
+skipped.
 """
 
 from __future__ import annotations
@@ -72,33 +70,10 @@ def site_dir() -> Path:
     return build.build_site(quiet=True)
 
 
-def shared_benchmarks() -> Path | None:
-    """The Moving AI benchmark folder (maps/, scen/), if it is there."""
-    env = os.environ.get("ARCSTAR_BENCHMARKS")
-    folder = Path(env) if env else ROOT.parent / "shared" / "benchmarks" / "movingai"
-    return folder if (folder / "maps" / "arena.map").is_file() else None
-
-
 @pytest.fixture(scope="session")
-def served_dir(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """dist/, or a scratch overlay of it with the arena benchmark when dist/ has none."""
-    if (site_dir / "benchmarks" / "index.json").is_file():
-        return site_dir
-    source = shared_benchmarks()
-    if source is None:
-        return site_dir
-    overlay = tmp_path_factory.mktemp("site")
-    for entry in site_dir.iterdir():
-        (overlay / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
-    bench = overlay / "benchmarks"
-    (bench / "maps").mkdir(parents=True)
-    (bench / "scen").mkdir()
-    (bench / "maps" / "arena.map").write_bytes((source / "maps" / "arena.map").read_bytes())
-    (bench / "scen" / "arena.map.scen").write_bytes((source / "scen" / "arena.map.scen").read_bytes())
-    index = [{"name": "arena", "map": "benchmarks/maps/arena.map",
-              "scen": "benchmarks/scen/arena.map.scen", "width": 49, "height": 49}]
-    (bench / "index.json").write_text(json.dumps(index))
-    return overlay
+def served_dir(site_dir: Path) -> Path:
+    """The folder served to the browser: dist/ as built."""
+    return site_dir
 
 
 @pytest.fixture(scope="session")
