@@ -1,0 +1,783 @@
+"""Hierarchical search (HPA*, Botea, Mueller and Schaeffer 2004): Lester's "two-tiered search"
+and Pinter's "region map", built on the ordinary grid engine.
+
+The map is cut into square clusters (``cluster_size`` tiles a side; 8, 16 or 32 are sensible).
+Where two neighbouring clusters share a maximal stretch of open tile pairs across their border
+(an *entrance*), one transition is placed in its middle, or two at its ends when the stretch is at
+least ``wide_entrance`` tiles long; a transition is a pair of tiles, one each side, joined by one
+straight step. Under the "always" diagonal policy a diagonal step that squeezes between two walls
+across a border is a transition too. The two tiles of every transition are the nodes of the
+*abstract graph*; inside each cluster, every pair of its nodes that can reach each other without
+leaving the cluster is joined by an edge whose cost and tile path come from ``search.AStar`` run
+on a ``GridGraph`` in which the cluster stands alone (a block of clusters with an impassable line
+between neighbours), so they are exact within the cluster, and legal for the same move rules and
+terrain costs. Costs are directed: a step costs what the tile it
+enters costs, so a->b and b->a can differ on weighted terrain.
+
+A query (``HierarchicalAStar``) first asks ``regions`` whether the goal can be reached at all (an
+unreachable goal is ``no_path`` with no search). A goal within ``DIRECT_RADIUS`` cluster sizes
+first gets a plain A* on the whole graph, capped at ``DIRECT_CAP * cluster_size**2`` expansions:
+short paths are where detours through transitions cost the most, and when that search finishes
+its path is optimal (``exact``). Otherwise start and goal are inserted into the abstract graph
+with searches inside their clusters, A* (octile, admissible and consistent) runs over the
+abstract graph, and each abstract edge is refined into its cached tile path. Repeated tiles (a
+path that walks into a transition and back) are cut out; nothing else is smoothed, that is
+another layer. Every step of the result is one legal move of the graph, and ``cost`` is the real
+cost of the returned tiles under the graph's costs. It is not optimal:
+
+On the Moving AI maps, paths are at most 40% longer than optimal, and on average 0-6% longer.
+
+Measured with octile costs, 8 neighbours, no corner cutting, cluster sizes 8, 16 and 32, on 12
+maps (8room_000, AR0011SR, brc202d, maze512-1-0, maze512-16-0, random512-10-0, arena, lak303d,
+ca_cave, Berlin_0_256, AcrosstheCape, NewYork_0_1024): 300 scenarios per map and size sampled over
+all buckets, plus every scenario with an optimal length between 1 and 5 cluster sizes (where the
+worst cases are). Worst ratio seen: 1.39 (maze512-16-0, cluster 32, a 107-tile path), 1.26 with
+clusters of 8 or 16. Mean per map: 1.00 (8room_000 and maze512-1-0, where every entrance is one
+tile wide) to 1.06 (ca_cave, lak303d, random512-10-0 at cluster 8). ``HPA_MAX_RATIO`` is that
+bound; the tests check it on samples of 8room_000, AR0011SR, brc202d and maze512-16-0. Against
+plain octile A* (median per query, abstract graph built, cluster 16), HPA* expands 8-37 times
+fewer nodes and runs 1.3-18 times faster on the maps of 512 tiles and more, except
+random512-10-0 (2.6 times fewer, about as fast); on small maps (arena, ca_cave) A* is faster.
+
+The abstract graph is cached on the map per version and cluster size. Its entrances are found
+with numpy at once; the intra-cluster edges of a cluster are built lazily, the first time a query
+needs them (``AbstractGraph.build_all`` builds them all, e.g. in idle time). After an edit the
+next version's graph reuses the intra-cluster edges of every cluster whose tiles, costs and nodes
+did not change, so a brush stroke costs the clusters it touched, not the whole map.
+
+Resumable like ``search.AStar``: ``step(budget)`` does at most ``budget`` expansions in all,
+counting the cluster searches that build the graph, the start/goal insertion searches and the
+abstract search; ``max_expansions`` bounds that same total. ``expanded`` reports the query's own
+work (direct search + insertion + abstract search); ``build_expanded`` the graph building it
+paid for.
+
+Tiles are (x, y), x right, y down; node ids are those of the ``GridGraph`` the query was given.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from heapq import heappop, heappush
+
+import numpy as np
+
+from .grid import GridGraph, GridOptions, graph_for
+from .heuristics import make_heuristic
+from .regions import connectivity_of, label, regions
+from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, AStar, Trace
+from .tilemap import Terrain, TileMap
+
+MIN_CLUSTER, MAX_CLUSTER = 2, 256
+DEFAULT_CLUSTER = 16
+DEFAULT_WIDE_ENTRANCE = 6
+HPA_MAX_RATIO = 1.4  # measured bound on found/optimal cost (see the module docstring)
+DIRECT_RADIUS = 2  # goals within this many cluster sizes (Chebyshev) first get a plain A* ...
+DIRECT_CAP = 2.0  # ... capped at this many times cluster_size**2 expansions
+BLOCK_TILES = 128  # cluster searches run on graphs of blocks of clusters about this wide
+_BLOCKS_KEPT = 8
+
+# Steps of a stored tile path, one byte each: index into this table.
+_DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+_DIR_INDEX = {d: k for k, d in enumerate(_DIRS)}
+
+_PREVIOUS: weakref.WeakKeyDictionary[TileMap, dict[str, AbstractGraph]] = weakref.WeakKeyDictionary()
+
+
+def check_cluster_size(cluster_size: object) -> int:
+    """A cluster size must be an integer from MIN_CLUSTER to MAX_CLUSTER."""
+    if isinstance(cluster_size, bool) or not isinstance(cluster_size, (int, np.integer)) \
+            or not MIN_CLUSTER <= cluster_size <= MAX_CLUSTER:
+        raise ValueError(f"cluster_size must be an integer from {MIN_CLUSTER} to {MAX_CLUSTER}, "
+                         f"got {cluster_size!r}")
+    return int(cluster_size)
+
+
+def _check_wide(wide: object) -> int:
+    if isinstance(wide, bool) or not isinstance(wide, (int, np.integer)) or wide < 1:
+        raise ValueError(f"wide_entrance must be a positive integer, got {wide!r}")
+    return int(wide)
+
+
+class _Meter:
+    """The expansions left in this slice, and what they were spent on."""
+
+    __slots__ = ("left", "build", "direct", "insert", "abstract")
+
+    def __init__(self) -> None:
+        self.left = 0
+        self.build = self.direct = self.insert = self.abstract = 0
+
+    @property
+    def total(self) -> int:
+        return self.build + self.direct + self.insert + self.abstract
+
+
+def _segments(open_pairs: np.ndarray, c: int, wide: int) -> tuple[np.ndarray, np.ndarray]:
+    """Transition positions along rows of ``open_pairs`` (n, L): maximal runs of True, broken at
+    multiples of ``c``; one in the middle of a run, or its two ends when it is ``wide`` or longer.
+    Returns (row index, position) arrays."""
+    prev = np.zeros_like(open_pairs)
+    prev[:, 1:] = open_pairs[:, :-1]
+    prev[:, ::c] = False
+    nxt = np.zeros_like(open_pairs)
+    nxt[:, :-1] = open_pairs[:, 1:]
+    nxt[:, c - 1::c] = False
+    rows, first = np.nonzero(open_pairs & ~prev)
+    _rows, last = np.nonzero(open_pairs & ~nxt)  # same order: one end per start
+    two = (last - first + 1) >= wide
+    mid = (first + last) // 2
+    pos = np.concatenate([np.where(two, first, mid), last[two & (last != first)]])
+    return np.concatenate([rows, rows[two & (last != first)]]), pos
+
+
+class AbstractGraph:
+    """The abstract graph of one map version, move rule and cluster size.
+
+    nodes: transition tiles as node ids of ``graph``; ``inter[n]``: steps to other clusters as
+    (node, cost); ``intra[cluster][n]``: (node, cost) within the cluster, once built.
+    """
+
+    def __init__(self, tilemap: TileMap, graph: GridGraph, cluster_size: int = DEFAULT_CLUSTER,
+                 wide_entrance: int = DEFAULT_WIDE_ENTRANCE, previous: AbstractGraph | None = None) -> None:
+        t0 = time.perf_counter()
+        c = self.cluster_size = check_cluster_size(cluster_size)
+        self.wide_entrance = _check_wide(wide_entrance)
+        if graph.width != tilemap.width or graph.height != tilemap.height or graph.map_version != tilemap.version:
+            raise ValueError("the graph was not built from this version of the map")
+        self.graph = graph
+        self.options = graph.options
+        self.version = tilemap.version
+        w, h = self.width, self.height = tilemap.width, tilemap.height
+        self.cols, self.rows = -(-w // c), -(-h // c)
+        self._terrain = tilemap.terrain.copy()
+        self._terrains = tuple(tilemap.terrains.values())
+        self._influence = None if tilemap.influence is None else tilemap.influence.copy()
+        self._cost = tilemap.cost_grid.copy()
+        passable = np.isfinite(self._cost)
+        eight = connectivity_of(self.options) == 8
+        self.local = label(passable, eight=eight, cut=c)[0]  # components of each cluster alone
+        self.inter: dict[int, list[tuple[int, float]]] = {}
+        self._find_transitions(passable, eight)
+        n_clusters = self.cols * self.rows
+        members: list[list[int]] = [[] for _ in range(n_clusters)]
+        for n in sorted(self.inter):
+            members[self.cluster_of(n)].append(n)
+        self.cluster_nodes = members
+        self.intra: list[dict[int, list[tuple[int, float]]] | None] = [None] * n_clusters
+        self.paths: list[dict[tuple[int, int], bytes] | None] = [None] * n_clusters
+        self._jobs: dict[int, object] = {}
+        self._meter = _Meter()
+        self._subgraphs: OrderedDict[int, GridGraph] = OrderedDict()
+        self._block = max(1, BLOCK_TILES // c)
+        self._wall, self._block_terrains = _wall_terrain(self._terrains)
+        self.build_expanded = 0
+        self.build_ms = 0.0
+        self.reused = 0
+        if previous is not None:
+            self._reuse(previous)
+        self.setup_ms = (time.perf_counter() - t0) * 1000.0
+
+    # -- geometry ---------------------------------------------------------------------------
+    def cluster_of(self, node: int) -> int:
+        x, y = self.graph.tile(node)
+        return (y // self.cluster_size) * self.cols + x // self.cluster_size
+
+    def cluster_box(self, cid: int) -> tuple[int, int, int, int]:
+        """(x0, y0, x1, y1) of a cluster, end-exclusive."""
+        cy, cx = divmod(cid, self.cols)
+        c = self.cluster_size
+        return cx * c, cy * c, min(cx * c + c, self.width), min(cy * c + c, self.height)
+
+    def local_component(self, node: int) -> int:
+        x, y = self.graph.tile(node)
+        return int(self.local[y, x])
+
+    @property
+    def node_count(self) -> int:
+        return len(self.inter)
+
+    @property
+    def ready(self) -> bool:
+        """Whether every cluster's intra edges are built."""
+        return all(d is not None for d in self.intra)
+
+    # -- transitions --------------------------------------------------------------------------
+    def _find_transitions(self, passable: np.ndarray, eight: bool) -> None:
+        c, wide, graph = self.cluster_size, self.wide_entrance, self.graph
+        h, w = passable.shape
+        pairs: list[tuple[int, int, int, int]] = []
+        if w > c:
+            xs = np.arange(c, w, c)
+            j, y = _segments((passable[:, xs - 1] & passable[:, xs]).T, c, wide)
+            x = xs[j]
+            pairs += zip((x - 1).tolist(), y.tolist(), x.tolist(), y.tolist())
+        if h > c:
+            ys = np.arange(c, h, c)
+            j, x = _segments(passable[ys - 1] & passable[ys], c, wide)
+            y = ys[j]
+            pairs += zip(x.tolist(), (y - 1).tolist(), x.tolist(), y.tolist())
+        if eight and w > 1 and h > 1:  # "always": diagonal squeezes between two walls
+            a, b, cc, d = passable[:-1, :-1], passable[:-1, 1:], passable[1:, :-1], passable[1:, 1:]
+            ix = np.arange(w - 1)[None, :]
+            iy = np.arange(h - 1)[:, None]
+            crosses = ((ix + 1) % c == 0) | ((iy + 1) % c == 0)
+            y, x = np.nonzero(a & d & ~b & ~cc & crosses)
+            pairs += zip(x.tolist(), y.tolist(), (x + 1).tolist(), (y + 1).tolist())
+            y, x = np.nonzero(b & cc & ~a & ~d & crosses)
+            pairs += zip((x + 1).tolist(), y.tolist(), x.tolist(), (y + 1).tolist())
+        inter = self.inter
+        for ax, ay, bx, by in pairs:
+            a, b = graph.node(ax, ay), graph.node(bx, by)
+            inter.setdefault(a, []).append((b, graph.step_cost(a, b)))
+            inter.setdefault(b, []).append((a, graph.step_cost(b, a)))
+
+    def _reuse(self, prev: AbstractGraph) -> None:
+        """Take over the built clusters of the previous version that this one did not change."""
+        if (prev.width, prev.height, prev.cluster_size, prev.options) != \
+                (self.width, self.height, self.cluster_size, self.options):
+            return
+        changed = prev._cost != self._cost
+        if (prev._influence is None) != (self._influence is None):
+            changed[:] = True
+        elif self._influence is not None:
+            changed |= prev._influence != self._influence
+        c = self.cluster_size
+        padded = np.zeros((self.rows * c, self.cols * c), dtype=bool)
+        padded[:self.height, :self.width] = changed
+        dirty = padded.reshape(self.rows, c, self.cols, c).any(axis=(1, 3)).ravel().tolist()
+        for cid, d in enumerate(dirty):
+            if not d and prev.intra[cid] is not None and prev.cluster_nodes[cid] == self.cluster_nodes[cid]:
+                self.intra[cid] = prev.intra[cid]
+                self.paths[cid] = prev.paths[cid]
+                self.reused += 1
+
+    # -- clusters -------------------------------------------------------------------------------
+    # Searches inside a cluster run on a GridGraph of a *block* of clusters (about BLOCK_TILES
+    # tiles a side) laid out with one impassable line between neighbouring clusters, so no move
+    # leaves its cluster; one such graph serves many clusters, which is much cheaper than a
+    # GridGraph per cluster. Inside a cluster every move, cost and diagonal rule is the same as
+    # on the whole map (a diagonal step between two tiles of a cluster has its side tiles there).
+    def _block_of(self, cid: int) -> tuple[int, int]:
+        cy, cx = divmod(cid, self.cols)
+        b = self._block
+        return cx // b, cy // b
+
+    def subgraph(self, cid: int) -> tuple[GridGraph, int, int]:
+        """(graph, dx, dy): a graph holding cluster ``cid`` alone; tile (x, y) of the map is tile
+        (x + dx, y + dy) of it. Block graphs are kept in a small LRU."""
+        bx, by = self._block_of(cid)
+        key = by * self.cols + bx
+        g = self._subgraphs.get(key)
+        if g is None:
+            g = self._subgraphs[key] = self._build_block(bx, by)
+            if len(self._subgraphs) > _BLOCKS_KEPT:
+                self._subgraphs.popitem(last=False)
+        else:
+            self._subgraphs.move_to_end(key)
+        cy, cx = divmod(cid, self.cols)
+        b, c = self._block, self.cluster_size
+        return g, cx - bx * b * (c + 1), cy - by * b * (c + 1)
+
+    def _build_block(self, bx: int, by: int) -> GridGraph:
+        b, c = self._block, self.cluster_size
+        cx0, cy0 = bx * b, by * b
+        ncx, ncy = min(b, self.cols - cx0), min(b, self.rows - cy0)
+        x0, y0 = cx0 * c, cy0 * c
+        x1, y1 = min(x0 + ncx * c, self.width), min(y0 + ncy * c, self.height)
+        w, h = x1 - x0 + ncx - 1, y1 - y0 + ncy - 1
+        terrain = np.full((h, w), self._wall, dtype=np.uint8)
+        influence = None if self._influence is None else np.zeros((h, w))
+        for j in range(ncy):
+            for i in range(ncx):
+                sx0, sy0 = x0 + i * c, y0 + j * c
+                sx1, sy1 = min(sx0 + c, self.width), min(sy0 + c, self.height)
+                lx, ly = sx0 - x0 + i, sy0 - y0 + j
+                terrain[ly:ly + sy1 - sy0, lx:lx + sx1 - sx0] = self._terrain[sy0:sy1, sx0:sx1]
+                if influence is not None:
+                    influence[ly:ly + sy1 - sy0, lx:lx + sx1 - sx0] = self._influence[sy0:sy1, sx0:sx1]
+        return GridGraph(TileMap(terrain, self._block_terrains, influence), self.options)
+
+    def to_sub(self, sub: tuple[GridGraph, int, int], node: int) -> int:
+        g, dx, dy = sub
+        x, y = self.graph.tile(node)
+        return g.node(x + dx, y + dy)
+
+    def from_sub(self, sub: tuple[GridGraph, int, int], nodes: list[int]) -> list[int]:
+        g, dx, dy = sub
+        graph = self.graph
+        out = []
+        for n in nodes:
+            x, y = g.tile(n)
+            out.append(graph.node(x - dx, y - dy))
+        return out
+
+    def advance(self, cid: int, meter: _Meter) -> bool:
+        """Build cluster ``cid``'s intra edges within the meter's budget; True once built."""
+        if self.intra[cid] is not None:
+            return True
+        job = self._jobs.get(cid)
+        if job is None:
+            job = self._jobs[cid] = self._cluster_job(cid)
+        self._meter = meter
+        t0 = time.perf_counter()
+        try:
+            next(job)
+        except StopIteration:
+            self._jobs.pop(cid, None)
+            return True
+        finally:
+            self.build_ms += (time.perf_counter() - t0) * 1000.0
+        return False
+
+    def _uniform(self, cid: int) -> bool:
+        """Whether every open tile of a cluster costs the same (and no influence): then the reverse
+        of a least-cost path is a least-cost path back, and only half the pairs need a search."""
+        x0, y0, x1, y1 = self.cluster_box(cid)
+        cost = self._cost[y0:y1, x0:x1]
+        finite = cost[np.isfinite(cost)]
+        if finite.size and finite.min() != finite.max():
+            return False
+        return self._influence is None or not self._influence[y0:y1, x0:x1].any()
+
+    def _cluster_job(self, cid: int):
+        """A generator that builds one cluster's edges, yielding whenever the meter runs dry."""
+        nodes = self.cluster_nodes[cid]
+        edges: dict[int, list[tuple[int, float]]] = {n: [] for n in nodes}
+        paths: dict[tuple[int, int], bytes] = {}
+        if len(nodes) > 1:
+            sub = self.subgraph(cid)
+            comp = [self.local_component(n) for n in nodes]
+            symmetric = self._uniform(cid)
+            for i, a in enumerate(nodes):
+                for j, b in enumerate(nodes):
+                    if i == j or comp[i] != comp[j] or (symmetric and j < i):
+                        continue
+                    search = AStar(sub[0], self.to_sub(sub, a), [self.to_sub(sub, b)])
+                    try:
+                        while search.status == RUNNING:
+                            while self._meter.left <= 0:
+                                yield
+                            meter = self._meter
+                            before = search.expanded
+                            search.step(meter.left)
+                            spent = search.expanded - before
+                            meter.left -= spent
+                            meter.build += spent
+                            self.build_expanded += spent
+                    finally:
+                        search.cancel()
+                    if search.status != FOUND:  # cannot happen: same local component
+                        continue
+                    moves = _encode(sub[0], search.path_nodes)  # steps are the same in both graphs
+                    edges[a].append((b, search.cost))
+                    paths[(a, b)] = moves
+                    if symmetric:
+                        edges[b].append((a, search.cost))
+                        paths[(b, a)] = _reverse(moves)
+        self.intra[cid] = edges
+        self.paths[cid] = paths
+
+    def build_all(self) -> AbstractGraph:
+        """Build every cluster's intra edges now (the full precompute)."""
+        meter = _Meter()
+        for cid in sorted(range(len(self.intra)), key=self._block_of):
+            while True:
+                meter.left = 1 << 30
+                if self.advance(cid, meter):
+                    break
+        return self
+
+    def edge_path(self, a: int, b: int) -> list[int]:
+        """The tile path (node ids, both ends included) of abstract edge a -> b."""
+        ca, cb = self.cluster_of(a), self.cluster_of(b)
+        if ca != cb:
+            return [a, b]
+        return _decode(self.graph, a, self.paths[ca][(a, b)])
+
+
+def _wall_terrain(terrains: tuple[Terrain, ...]) -> tuple[int, tuple[Terrain, ...]]:
+    """An impassable terrain code for the lines between clusters (added when the map has none)."""
+    for t in terrains:
+        if math.isinf(t.cost):
+            return t.code, terrains
+    used = {t.code for t in terrains}
+    code = next(k for k in range(256) if k not in used)
+    return code, (*terrains, Terrain(code, "cluster edge", "|", math.inf))
+
+
+def _encode(graph: GridGraph, nodes: list[int]) -> bytes:
+    """A tile path of ``graph`` as one byte per step (an index into ``_DIRS``)."""
+    s = graph.stride
+    index = {dx + dy * s: k for k, (dx, dy) in enumerate(_DIRS)}
+    return bytes([index[b - a] for a, b in zip(nodes, nodes[1:])])
+
+
+_OPPOSITE = bytes([_DIR_INDEX[(-dx, -dy)] for dx, dy in _DIRS] + list(range(len(_DIRS), 256)))
+
+
+def _reverse(moves: bytes) -> bytes:
+    return moves[::-1].translate(_OPPOSITE)
+
+
+def _decode(graph: GridGraph, start: int, moves: bytes) -> list[int]:
+    s = graph.stride
+    offsets = [dx + dy * s for dx, dy in _DIRS]
+    out = [start]
+    n = start
+    for k in moves:
+        n += offsets[k]
+        out.append(n)
+    return out
+
+
+def abstract_graph(tilemap: TileMap, graph: GridGraph | GridOptions | None = None,
+                   cluster_size: int = DEFAULT_CLUSTER, wide_entrance: int = DEFAULT_WIDE_ENTRANCE) -> AbstractGraph:
+    """The abstract graph of this map version (cached on the map); intra edges are built lazily."""
+    if not isinstance(tilemap, TileMap):
+        raise ValueError(f"map must be a TileMap, got {type(tilemap).__name__}")
+    c = check_cluster_size(cluster_size)
+    wide = _check_wide(wide_entrance)
+    if graph is None or isinstance(graph, GridOptions):
+        graph = graph_for(tilemap, graph or GridOptions())
+    key = f"hpa:{graph.options}:{c}:{wide}"
+
+    def build() -> AbstractGraph:
+        prev = _PREVIOUS.get(tilemap, {}).get(key)
+        ag = AbstractGraph(tilemap, graph, c, wide, previous=prev)
+        _PREVIOUS.setdefault(tilemap, {})[key] = ag
+        return ag
+
+    ag = tilemap.cached(key, build)
+    if ag.graph is not graph:  # an equal graph built separately: same version and options
+        if graph.map_version != ag.version or graph.options != ag.options:
+            raise ValueError("the graph was not built from this version of the map")
+    return ag
+
+
+@dataclass
+class HierarchicalTrace(Trace):
+    """``search.Trace`` over abstract nodes, plus what the lab needs to draw the abstraction."""
+
+    cluster_size: int = 0
+    transitions: list[int] = field(default_factory=list)
+    abstract_path: list[int] = field(default_factory=list)
+
+
+class HierarchicalAStar:
+    """One HPA* query from ``start`` to the nearest of ``goals`` (node ids of ``graph``).
+
+    The same interface as ``search.AStar``: ``status``, ``step(budget)``, ``run()``, ``cancel()``,
+    ``expanded``, ``ms``, ``cost``, ``path``, ``path_nodes``, ``open_count``, ``trace``.
+    cluster_size: tiles per cluster side (MIN_CLUSTER..MAX_CLUSTER); wide_entrance: entrances at
+    least this long get two transitions; max_expansions: bound on all work (graph building too).
+    """
+
+    def __init__(self, tilemap: TileMap, graph: GridGraph, start: int, goals: list[int],
+                 cluster_size: int = DEFAULT_CLUSTER, wide_entrance: int = DEFAULT_WIDE_ENTRANCE,
+                 max_expansions: int | None = None, trace: bool = False, direct: bool = True) -> None:
+        if not isinstance(direct, bool):
+            raise ValueError(f"direct must be true or false, got {direct!r}")
+        if not isinstance(graph, GridGraph):
+            raise ValueError(f"graph must be a GridGraph, got {type(graph).__name__}")
+        if max_expansions is not None and (isinstance(max_expansions, bool) or not isinstance(max_expansions, int)
+                                           or max_expansions < 1):
+            raise ValueError(f"max_expansions must be a positive integer, got {max_expansions!r}")
+        goals = list(goals)
+        if not goals:
+            raise ValueError("a search needs at least one goal")
+        for n in [start, *goals]:
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < len(graph.passable):
+                raise ValueError(f"node {n!r} is not a node of the graph")
+            if not graph.passable[n]:
+                raise ValueError(f"tile {graph.tile(n)} is blocked")
+        cluster_size, wide_entrance = check_cluster_size(cluster_size), _check_wide(wide_entrance)
+        if not isinstance(tilemap, TileMap):
+            raise ValueError(f"map must be a TileMap, got {type(tilemap).__name__}")
+        if graph.map_version != tilemap.version or (graph.width, graph.height) != (tilemap.width, tilemap.height):
+            raise ValueError("the graph was not built from this version of the map")
+        t0 = time.perf_counter()
+        self.ag: AbstractGraph | None = None
+        self.graph = graph
+        self.start, self.goals = start, goals
+        self.max_expansions = max_expansions
+        self.direct = direct
+        self.exact = False
+        self.status = RUNNING
+        self.expanded = 0
+        self.build_expanded = 0
+        self.ms = 0.0
+        self.cost: float | None = None
+        self.goal_found: int | None = None
+        self.abstract_path: list[int] | None = None
+        self.trace = HierarchicalTrace(cluster_size=cluster_size) if trace else None
+        self._path: list[int] | None = None
+        self._heap: list[tuple[float, float, int]] = []
+        self._searches: list[AStar] = []
+        self._meter = _Meter()
+        labels = regions(tilemap, graph.options.diagonal, graph.options.neighbours)
+        sx, sy = graph.tile(start)
+        reachable = [g for g in goals if labels[graph.tile(g)[1], graph.tile(g)[0]] == labels[sy, sx]]
+        self._goals = reachable
+        self._job = None
+        if not reachable:
+            self._finish(NO_PATH)
+        elif start in reachable:
+            self._path = [start]
+            self._finish(FOUND, start)
+        else:  # the abstract graph is only needed (and built) once a search is due
+            self.ag = abstract_graph(tilemap, graph, cluster_size, wide_entrance)
+            self._job = self._work()
+        self.ms += (time.perf_counter() - t0) * 1000.0
+
+    # -- running ------------------------------------------------------------------------------
+    def step(self, budget: int = 1) -> str:
+        """Do at most ``budget`` expansions (all kinds); return the status."""
+        if self.status != RUNNING:
+            return self.status
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"step budget must be a positive integer, got {budget!r}")
+        m = self._meter
+        if self.max_expansions is not None:
+            budget = min(budget, self.max_expansions - m.total)
+        m.left = budget
+        t0 = time.perf_counter()
+        try:
+            next(self._job)
+        except StopIteration:
+            pass
+        finally:
+            self.expanded = m.direct + m.insert + m.abstract
+            self.build_expanded = m.build
+            self.ms += (time.perf_counter() - t0) * 1000.0
+        if self.status == RUNNING and self.max_expansions is not None and m.total >= self.max_expansions:
+            self._finish(BUDGET)
+        if self.status != RUNNING:
+            self._close()
+        return self.status
+
+    def run(self, slice_size: int = 4096) -> str:
+        """Step to the end (bounded by ``max_expansions`` if given)."""
+        while self.step(slice_size) == RUNNING:
+            pass
+        return self.status
+
+    def cancel(self) -> None:
+        """Stop for good (clusters already built stay built for later queries)."""
+        if self.status == RUNNING:
+            self._finish(CANCELLED)
+            self._close()
+
+    def _close(self) -> None:
+        job, self._job = self._job, None
+        if job is not None:
+            job.close()
+
+    def _finish(self, status: str, goal: int | None = None) -> None:
+        self.status = status
+        self.goal_found = goal
+        for s in self._searches:
+            s.cancel()
+        self._searches = []
+        if self._path is not None:
+            self.cost = _path_cost(self.graph, self._path)
+        if self.trace is not None and self.ag is not None:
+            self.trace.transitions = sorted(self.ag.inter)
+            self.trace.abstract_path = list(self.abstract_path or [])
+        self._heap = []
+
+    # -- the work, as one generator that yields whenever the meter runs dry -------------------
+    def _drive(self, search: AStar, kind: str):
+        """Step an engine search to its end within the meter, yielding whenever it runs dry."""
+        self._searches.append(search)
+        m = self._meter
+        while search.status == RUNNING:
+            while m.left <= 0:
+                yield
+            before = search.expanded
+            search.step(m.left)
+            spent = search.expanded - before
+            m.left -= spent
+            setattr(m, kind, getattr(m, kind) + spent)
+        self._searches.remove(search)
+
+    def _local(self, cid: int, a: int, b: int):
+        """Search a -> b inside cluster ``cid``; returns (cost, tile path as node ids) or None."""
+        ag = self.ag
+        sub = ag.subgraph(cid)
+        search = AStar(sub[0], ag.to_sub(sub, a), [ag.to_sub(sub, b)])
+        yield from self._drive(search, "insert")
+        if search.status != FOUND:
+            return None
+        return search.cost, ag.from_sub(sub, search.path_nodes)
+
+    def _work(self):
+        ag, m = self.ag, self._meter
+        start, goals = self.start, self._goals
+        # 0. a goal within DIRECT_RADIUS cluster sizes: try plain A* first, capped at
+        #    DIRECT_CAP * cluster_size**2 expansions; when it finishes it is optimal (short paths
+        #    are where HPA*'s detours through transitions cost the most, relatively).
+        c = ag.cluster_size
+        sx, sy = self.graph.tile(start)
+        near = DIRECT_RADIUS * c
+        if self.direct and any(max(abs(gx - sx), abs(gy - sy)) <= near for gx, gy in map(self.graph.tile, goals)):
+            search = AStar(self.graph, start, goals, heuristic="octile", max_expansions=int(DIRECT_CAP * c * c),
+                           trace=self.trace is not None)
+            yield from self._drive(search, "direct")
+            if search.status == FOUND:
+                if self.trace is not None:  # the lab then shows that plain search
+                    for name in ("expanded", "marks", "updates", "nodes"):
+                        setattr(self.trace, name, getattr(search.trace, name))
+                self.exact = True
+                self._path = list(search.path_nodes)
+                self.abstract_path = [start, search.goal_found]
+                self._finish(FOUND, search.goal_found)
+                return
+        # 1. insert start and goals: edges to the transitions of their clusters.
+        extra: dict[int, list[tuple[int, float]]] = {}
+        extra_paths: dict[tuple[int, int], list[int]] = {}
+
+        def add(a: int, b: int, found) -> None:
+            if found is not None:
+                extra.setdefault(a, []).append((b, found[0]))
+                extra_paths[(a, b)] = found[1]
+
+        cs, ls = ag.cluster_of(start), ag.local_component(start)
+        start_is_node = start in ag.inter
+        if not start_is_node:
+            for n in ag.cluster_nodes[cs]:
+                if ag.local_component(n) == ls:
+                    add(start, n, (yield from self._local(cs, start, n)))
+        for goal in goals:
+            cg, lg = ag.cluster_of(goal), ag.local_component(goal)
+            if goal in ag.inter:
+                continue
+            if cg == cs and lg == ls and not start_is_node:
+                add(start, goal, (yield from self._local(cs, start, goal)))
+            for n in ag.cluster_nodes[cg]:
+                if ag.local_component(n) == lg:
+                    add(n, goal, (yield from self._local(cg, n, goal)))
+        # 2. A* over the abstract graph.
+        hs = [make_heuristic("octile", self.graph, g) for g in goals]
+        h_of = hs[0] if len(hs) == 1 else (lambda n: min(h(n) for h in hs))
+        goal_set = set(goals)
+        g_of: dict[int, float] = {start: 0.0}
+        parent: dict[int, int] = {start: -1}
+        closed: set[int] = set()
+        tr = self.trace
+        heap = self._heap
+        h0 = h_of(start)
+        heappush(heap, (h0, h0, start))
+        if tr is not None:
+            tr.updates.extend((start, 0.0, -1))
+        found = -1
+        while heap:
+            while m.left <= 0:
+                yield
+            i = heappop(heap)[2]
+            if i in closed:
+                continue
+            closed.add(i)
+            m.left -= 1
+            m.abstract += 1
+            if tr is not None:
+                tr.expand(i)
+            if i in goal_set:
+                found = i
+                break
+            gi = g_of[i]
+            edges = list(ag.inter.get(i, ()))
+            if i in ag.inter:
+                cid = ag.cluster_of(i)
+                while not ag.advance(cid, m):
+                    yield
+                edges += ag.intra[cid][i]
+            edges += extra.get(i, ())
+            for j, cost in edges:
+                if j in closed:
+                    continue
+                ng = gi + cost
+                old = g_of.get(j)
+                if old is not None and ng >= old:
+                    continue
+                if tr is not None:
+                    tr.updates.extend((j, ng, i))
+                g_of[j] = ng
+                parent[j] = i
+                hj = h_of(j)
+                heappush(heap, (ng + hj, hj, j))
+        if tr is not None:
+            for n in g_of:
+                g, h = g_of[n], h_of(n)
+                tr.nodes[n] = {"closed": n in closed, "g": g, "h": h, "f": g + h, "parent": parent[n]}
+        if found < 0:  # cannot happen when regions agree; kept as a safe answer
+            self._finish(NO_PATH)
+            return
+        # 3. refine: concatenate the edges' tile paths, cut out any loops.
+        chain = [found]
+        while chain[-1] != start:
+            chain.append(parent[chain[-1]])
+        chain.reverse()
+        self.abstract_path = chain
+        tiles = [start]
+        for a, b in zip(chain, chain[1:]):
+            piece = extra_paths.get((a, b)) or ag.edge_path(a, b)
+            tiles.extend(piece[1:])
+        self._path = _cut_loops(tiles)
+        self._finish(FOUND, found)
+
+    # -- results ------------------------------------------------------------------------------
+    @property
+    def open_count(self) -> int:
+        """Entries on the abstract open list (stale duplicates included)."""
+        return len(self._heap)
+
+    @property
+    def path_nodes(self) -> list[int] | None:
+        return self._path
+
+    @property
+    def path(self) -> list[tuple[int, int]] | None:
+        """The path as tiles (x, y), start first; None unless found."""
+        return None if self._path is None else [self.graph.tile(n) for n in self._path]
+
+
+def _cut_loops(nodes: list[int]) -> list[int]:
+    """Drop every stretch between two visits of the same tile (costs are positive)."""
+    out: list[int] = []
+    where: dict[int, int] = {}
+    for n in nodes:
+        k = where.get(n)
+        if k is not None:
+            for m in out[k + 1:]:
+                del where[m]
+            del out[k + 1:]
+            continue
+        where[n] = len(out)
+        out.append(n)
+    return out
+
+
+def _path_cost(graph: GridGraph, nodes: list[int]) -> float:
+    total = 0.0
+    for a, b in zip(nodes, nodes[1:]):
+        c = graph.step_cost(a, b)
+        if c == math.inf:
+            raise AssertionError(f"hierarchical path has an illegal step {graph.tile(a)} -> {graph.tile(b)}")
+        total += c
+    return total
+
+
+def find_path(tilemap: TileMap, start: tuple[int, int], goal: tuple[int, int], options: GridOptions | None = None,
+              cluster_size: int = DEFAULT_CLUSTER, **kwargs) -> HierarchicalAStar:
+    """Run one HPA* query between tiles to the end and return the finished search."""
+    graph = graph_for(tilemap, options or GridOptions())
+    for role, (x, y) in (("start", start), ("goal", goal)):
+        if not tilemap.in_bounds(x, y):
+            raise ValueError(f"{role} ({x}, {y}) is off the {tilemap.width}x{tilemap.height} map")
+    search = HierarchicalAStar(tilemap, graph, graph.node(*start), [graph.node(*goal)], cluster_size, **kwargs)
+    search.run()
+    return search
