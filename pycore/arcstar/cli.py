@@ -39,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--from", dest="start", type=_point, help="start tile X,Y (default: the map's S marker)")
     pl.add_argument("--to", dest="goal", type=_point, help="goal tile X,Y (default: the map's E marker)")
     pl.add_argument("--method", choices=METHODS, default="astar")
-    pl.add_argument("--heuristic", choices=HEURISTICS, default="manhattan")
+    pl.add_argument("--heuristic", choices=HEURISTICS, default=None,
+                    help="default: manhattan for astar (Lester), octile for jps, jpsplus and hpa")
     pl.add_argument("--weight", type=float, default=1.0)
     pl.add_argument("--neighbours", type=int, choices=(4, 8), default=8)
     pl.add_argument("--diagonal", choices=DIAGONAL_POLICIES, default="both")

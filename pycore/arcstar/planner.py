@@ -12,20 +12,42 @@ from dataclasses import dataclass, field, fields
 from .clearance import move_masks_for, passable_for
 from .grid import GridGraph, GridOptions, graph_for
 from .heuristics import HEURISTICS, admissible
+from .hierarchical import DEFAULT_CLUSTER, HierarchicalAStar, check_cluster_size
+from .jps import JPS, JPSPlus, check_graph
 from .openlists import OPEN_LISTS
-from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, STOP_RULES, AStar, path_length
+from .regions import regions
+from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, STOP_RULES, AStar, Trace, path_length
 from .tilemap import TileMap
 
-METHODS = ("astar", "dijkstra")
+METHODS = ("astar", "dijkstra", "jps", "jpsplus", "hpa")
+UNREACHABLE = "unreachable"
+POINT_ONLY = ("jps", "jpsplus", "hpa")  # methods with their own pruning that assume a point unit
+METHOD_LIMITS = {  # what each method accepts beyond the defaults (the lab greys out the rest)
+    "astar": {"open_lists": list(OPEN_LISTS), "turn_penalty": True, "width": True, "terrain": True,
+              "neighbours": [4, 8], "heuristic": True},
+    "dijkstra": {"open_lists": list(OPEN_LISTS), "turn_penalty": True, "width": True, "terrain": True,
+                 "neighbours": [4, 8], "heuristic": False},
+    "jps": {"open_lists": ["heap"], "turn_penalty": False, "width": False, "terrain": False,
+            "neighbours": [8], "diagonal": ["both"], "heuristic": True,
+            "note": "uniform terrain only; elsewhere the planner uses astar and says so"},
+    "hpa": {"open_lists": ["heap"], "turn_penalty": False, "width": False, "terrain": True,
+            "neighbours": [4, 8], "heuristic": False,
+            "note": "octile A* on two levels; paths at most 40% longer than optimal"},
+}
+METHOD_LIMITS["jpsplus"] = {**METHOD_LIMITS["jps"]}
 
 
 @dataclass(frozen=True)
 class PlanOptions:
     """Everything that shapes a plan; the defaults are Lester's A*.
 
-    method: "astar" or "dijkstra" (A* with no heuristic).
+    method: "astar"; "dijkstra" (A* with no heuristic); "jps" and "jpsplus" (Jump Point Search,
+        and with precomputed jump distances: uniform terrain, 8 neighbours, diagonal "both"
+        only, optimal with the octile heuristic); "hpa" (hierarchical: clusters of
+        ``cluster_size`` tiles, octile A* at both levels, at most 40% longer than optimal).
     neighbours, diagonal, costs: see ``grid.GridOptions`` (8, "both", "lester" = 10/14).
-    heuristic: see ``heuristics`` ("manhattan" x 10 by default, as in Lester's article).
+    heuristic: see ``heuristics``; None means the method's own default: "manhattan" (x 10, as in
+        Lester's article) for astar, "octile" for jps and jpsplus.
     weight: heuristic multiplier (weighted A*); stop: "closed" (default) or "reached".
     max_expansions: the search's total budget (it ends "budget_exhausted" past it).
     trace: record what the lab draws (open/closed sets, g/h/f, parents).
@@ -40,7 +62,7 @@ class PlanOptions:
     neighbours: int = 8
     diagonal: str = "both"
     costs: str = "lester"
-    heuristic: str = "manhattan"
+    heuristic: str | None = None
     weight: float = 1.0
     stop: str = "closed"
     max_expansions: int | None = None
@@ -48,11 +70,12 @@ class PlanOptions:
     open_list: str = "heap"
     turn_penalty: float = 0.0
     width: float | None = None
+    cluster_size: int = DEFAULT_CLUSTER
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
-        if self.heuristic not in HEURISTICS:
+        if self.heuristic is not None and self.heuristic not in HEURISTICS:
             raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {self.heuristic!r}")
         if self.stop not in STOP_RULES:
             raise ValueError(f"stop must be one of {', '.join(STOP_RULES)}, got {self.stop!r}")
@@ -74,9 +97,24 @@ class PlanOptions:
             if self.diagonal not in ("both", "never"):
                 raise ValueError("with a width, diagonal must be 'both' or 'never': the swept-disc test decides "
                                  "the rest")
+        check_cluster_size(self.cluster_size)
+        if self.method in POINT_ONLY and self.width is not None:
+            raise ValueError(f"{self.method} plans for a point unit: use astar or dijkstra for a unit width")
+        if self.method in POINT_ONLY and (self.open_list != "heap" or self.turn_penalty):
+            raise ValueError(f"{self.method} keeps its own open list and charges no turns: open_list must be "
+                             "'heap' and turn_penalty 0")
         if not isinstance(self.trace, bool):
             raise ValueError(f"trace must be true or false, got {self.trace!r}")
         _ = self.grid  # builds GridOptions, which validates neighbours, diagonal and costs
+
+    @property
+    def effective_heuristic(self) -> str:
+        """The heuristic the search uses (the method's default when none was asked for)."""
+        if self.method == "dijkstra":
+            return "none"
+        if self.heuristic is not None:
+            return self.heuristic
+        return "manhattan" if self.method == "astar" else "octile"
 
     @property
     def grid(self) -> GridOptions:
@@ -111,13 +149,14 @@ class PlanResult:
     ms: float = 0.0
     optimal: bool = False
     message: str = ""
+    method: str = ""
     trace: object | None = None
 
     def to_json(self) -> dict:
         """A JSON-safe dict (no trace; the service adds what the lab needs)."""
         return {"status": self.status, "path": [list(p) for p in self.path], "cost": self.cost,
                 "length": self.length, "expanded": self.expanded, "ms": round(self.ms, 3),
-                "optimal": self.optimal, "message": self.message}
+                "optimal": self.optimal, "message": self.message, "method": self.method}
 
 
 def unit_graph(tilemap: TileMap, options: PlanOptions) -> GridGraph:
@@ -177,13 +216,38 @@ class PlanJob:
         else:
             self.goals = [check_tile(tilemap, goal, "goal", options.width)]
         self.graph = unit_graph(tilemap, options)
-        heuristic = "none" if options.method == "dijkstra" else options.heuristic
+        start_node, goal_nodes = self.graph.node(*self.start), [self.graph.node(*t) for t in self.goals]
+        heuristic = options.effective_heuristic
+        self.method, self.note = options.method, ""
         self.optimal = (options.stop == "closed" and not options.turn_penalty
                         and admissible(heuristic, self.graph, options.weight))
-        self.search = AStar(self.graph, self.graph.node(*self.start), [self.graph.node(*t) for t in self.goals],
-                            heuristic=heuristic, weight=options.weight, stop=options.stop,
-                            max_expansions=options.max_expansions, trace=options.trace,
-                            open_list=options.open_list, turn_penalty=options.turn_penalty)
+        if not self._reachable(tilemap, options):
+            self.search = _Unreachable()
+            return
+        if options.method == "hpa":
+            self.search = HierarchicalAStar(tilemap, self.graph, start_node, goal_nodes,
+                                            cluster_size=options.cluster_size,
+                                            max_expansions=options.max_expansions, trace=options.trace)
+            return
+        kwargs = dict(heuristic=heuristic, weight=options.weight, stop=options.stop,
+                      max_expansions=options.max_expansions, trace=options.trace,
+                      open_list=options.open_list, turn_penalty=options.turn_penalty)
+        engine = {"jps": JPS, "jpsplus": JPSPlus}.get(options.method, AStar)
+        if engine is not AStar:
+            reason = jps_unsuitable(self.graph, goal_nodes)
+            if reason:  # the fast method does not apply here: the methodical one does, and we say so
+                engine, self.method = AStar, "astar"
+                self.note = f"{options.method} {reason}: planned with astar instead"
+        self.search = engine(self.graph, start_node, goal_nodes, **kwargs)
+
+    def _reachable(self, tilemap: TileMap, options: PlanOptions) -> bool:
+        """Islands fail fast: no target on the start's island means no search at all. (For a
+        unit width the islands of the width are not kept yet: the search decides.)"""
+        if options.width is not None:
+            return True
+        labels = regions(tilemap, options.diagonal, options.neighbours)
+        home = labels[self.start[1], self.start[0]]
+        return any(labels[y, x] == home for x, y in self.goals)
 
     @property
     def done(self) -> bool:
@@ -200,12 +264,42 @@ class PlanJob:
         if s.status == RUNNING:
             raise RuntimeError("the plan is still running: step it to the end first")
         messages = {FOUND: "", NO_PATH: "no path: the goal cannot be reached from the start",
+                    UNREACHABLE: "unreachable: the goal is on another island than the start (no search needed)",
                     BUDGET: f"gave up after {s.expanded} expansions (max_expansions)",
                     CANCELLED: "cancelled"}
         path = s.path or []
+        optimal = getattr(s, "exact", self.optimal) if self.options.method == "hpa" else self.optimal
         return PlanResult(status=s.status, path=path, cost=s.cost, length=path_length(path),
-                          expanded=s.expanded, ms=s.ms, optimal=self.optimal and s.status == FOUND,
-                          message=messages[s.status], trace=s.trace)
+                          expanded=s.expanded, ms=s.ms, optimal=optimal and s.status == FOUND,
+                          message="; ".join(m for m in (messages[s.status], self.note) if m),
+                          method=self.method, trace=s.trace)
+
+
+def jps_unsuitable(graph: GridGraph, goals: list[int]) -> str:
+    """Why JPS cannot plan on this graph ("" when it can): it needs uniform costs, 8 neighbours,
+    no corner cutting and a single goal."""
+    if len(set(goals)) > 1:
+        return "takes one goal"
+    try:
+        check_graph(graph)
+    except ValueError as e:
+        return f"does not apply ({e})"
+    return ""
+
+
+class _Unreachable:
+    """The search that was not needed: the goal lies on another island."""
+
+    status, expanded, ms, cost, path, open_count = UNREACHABLE, 0, 0.0, None, None, 0
+
+    def __init__(self) -> None:
+        self.trace = Trace()
+
+    def step(self, budget: int = 1) -> str:
+        return self.status
+
+    def cancel(self) -> None:
+        pass
 
 
 def _run(job: PlanJob) -> PlanResult:

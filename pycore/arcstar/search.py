@@ -81,16 +81,20 @@ class Trace:
     ``updates`` is flat: (node, g, parent) per entry; ``marks[k]`` is how many updates came
     before expansion k, so the state after any expansion can be rebuilt. ``nodes`` is the final
     state of every node seen: closed, g, h, f and parent (kept only for searches of at most
-    ``TRACE_DETAIL_LIMIT`` expansions; ``detailed`` says whether it was). ``explored`` is one
-    byte per map tile, row-major: 0 unseen, 1 open, 2 closed.
+    ``TRACE_DETAIL_LIMIT`` expansions; empty above).
     """
 
     expanded: list[int] = field(default_factory=list)
     marks: list[int] = field(default_factory=list)
     updates: list = field(default_factory=list)
     nodes: dict[int, dict] = field(default_factory=dict)
-    explored: bytes = b""
-    detailed: bool = False
+
+    def explored(self, graph: GridGraph) -> bytes:
+        """One byte per map tile, row-major: 0 unseen, 1 open, 2 closed (built with numpy)."""
+        mask = np.zeros((graph.height + 2) * graph.stride, dtype=np.uint8)
+        mask[np.asarray(self.updates[0::3], dtype=np.int64)] = 1
+        mask[np.asarray(self.expanded, dtype=np.int64)] = 2
+        return mask.reshape(graph.height + 2, graph.stride)[1:-1, 1:-1].tobytes()
 
     def expand(self, node: int) -> None:
         self.expanded.append(node)
@@ -335,19 +339,15 @@ class AStar:
         _release(ws)
 
     def _snapshot_trace(self) -> None:
-        ws, tr, h_of, graph = self._ws, self.trace, self._h, self.graph
-        mask = np.zeros((graph.height + 2) * graph.stride, dtype=np.uint8)
-        mask[np.asarray(tr.updates[0::3], dtype=np.int64)] = 1
-        mask[np.asarray(tr.expanded, dtype=np.int64)] = 2
-        tr.explored = mask.reshape(graph.height + 2, graph.stride)[1:-1, 1:-1].tobytes()
-        tr.detailed = len(tr.expanded) <= TRACE_DETAIL_LIMIT
-        if tr.detailed:
-            closed_s = self._open_stamp + 1
-            for node in tr.seen:
-                g = ws.g[node]
-                h = h_of(node)
-                tr.nodes[node] = {"closed": ws.stamp[node] == closed_s, "g": g, "h": h, "f": g + h,
-                                  "parent": ws.parent[node]}
+        ws, tr, h_of = self._ws, self.trace, self._h
+        if len(tr.expanded) > TRACE_DETAIL_LIMIT:
+            return
+        closed_s = self._open_stamp + 1
+        for node in tr.seen:
+            g = ws.g[node]
+            h = h_of(node)
+            tr.nodes[node] = {"closed": ws.stamp[node] == closed_s, "g": g, "h": h, "f": g + h,
+                              "parent": ws.parent[node]}
 
     # -- results ----------------------------------------------------------------------------
     @property

@@ -28,7 +28,8 @@ Requests:
   [{id, bucket, start, goal, optimal}]}``.
 
 - ``{"type": "info", "id": ID}``: what this core offers: methods, heuristics, diagonal policies,
-  cost models, open lists, stop rules and the default terrain types.
+  cost models, open lists, stop rules, the default terrain types, and ``limits``: per method,
+  the options it accepts (``planner.METHOD_LIMITS``).
 
 A plan's ``map`` may carry ``terrain_costs``: ``[[code, cost or null (impassable)], ...]``,
 applied to the default terrain types (send a new ``version`` when they change).
@@ -48,8 +49,8 @@ from .grid import COST_MODELS, DIAGONAL_POLICIES
 from .heuristics import HEURISTICS
 from .mapio import load_text, map_to_json, parse_scen
 from .openlists import OPEN_LISTS
-from .planner import METHODS, PlanJob, PlanOptions
-from .search import STOP_RULES
+from .planner import METHOD_LIMITS, METHODS, PlanJob, PlanOptions
+from .search import STOP_RULES, TRACE_DETAIL_LIMIT
 from .tilemap import DEFAULT_TERRAINS, TileMap, check_size
 
 MAX_BUDGET_MS = 1000.0
@@ -161,6 +162,7 @@ class Service:
         return {"type": "info", "id": msg["id"], "version": __version__, "methods": list(METHODS),
                 "heuristics": list(HEURISTICS), "diagonal": list(DIAGONAL_POLICIES),
                 "costs": list(COST_MODELS), "open_lists": list(OPEN_LISTS), "stop": list(STOP_RULES),
+                "limits": METHOD_LIMITS,
                 "terrains": [{"code": t.code, "name": t.name, "char": t.char,
                               "cost": None if math.isinf(t.cost) else t.cost} for t in DEFAULT_TERRAINS]}
 
@@ -223,10 +225,10 @@ class Service:
         trace = result.trace
         if trace is None:
             return out
-        self.buffers["explored"] = trace.explored
-        counts = np.bincount(np.frombuffer(trace.explored, dtype=np.uint8), minlength=3)
+        self.buffers["explored"] = explored = trace.explored(plan.graph)
+        counts = np.bincount(np.frombuffer(explored, dtype=np.uint8), minlength=3)
         out.update(explored=True, open_count=int(counts[1]), closed_count=int(counts[2]))
-        if trace.detailed:
+        if trace.nodes and len(trace.expanded) <= TRACE_DETAIL_LIMIT:
             arrays = self._trace_arrays(plan, trace)
             self.buffers.update((f"trace.{k}", a.tobytes()) for k, a in arrays.items())
             out["trace"] = {"buffers": {k: str(a.dtype) for k, a in arrays.items()}}

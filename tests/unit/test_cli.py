@@ -39,7 +39,7 @@ def test_no_path_exits_1_and_bad_input_exits_2(tmp_path, capsys):
     f = tmp_path / "m.txt"
     f.write_text("S.#.E\n")
     assert main(["plan", str(f), "--json"]) == 1
-    assert json.loads(capsys.readouterr().out)["status"] == "no_path"
+    assert json.loads(capsys.readouterr().out)["status"] == "unreachable"
     assert main(["plan", str(f), "--from", "2,0", "--to", "4,0"]) == 2
     assert "blocked" in capsys.readouterr().err
     assert main(["plan", str(tmp_path / "none.map"), "--from", "0,0", "--to", "1,0"]) == 2

@@ -73,7 +73,7 @@ def test_turn_penalty_paths_are_legal(case, penalty, open_list):
     r = arcstar.plan(tilemap, start, goal, heuristic="octile", turn_penalty=penalty, open_list=open_list)
     best = dijkstra(tilemap.cost_grid, start, goal, 10, 14)
     if best is None:
-        assert r.status == "no_path"
+        assert r.status == "unreachable" and r.expanded == 0
     else:
         check_path(tilemap.blocked, r.path, start, goal)
         assert r.cost >= best - 1e-9
@@ -142,7 +142,20 @@ def test_influence_costs_are_least_cost(case, data):
     r = arcstar.plan(tilemap, start, goal, heuristic="octile")
     best = dijkstra(tilemap.cost_grid, start, goal, 10, 14, penalty=penalty)
     if best is None:
-        assert r.status == "no_path"
+        assert r.status == "unreachable" and r.expanded == 0
     else:
         check_path(tilemap.blocked, r.path, start, goal)
         assert r.cost == pytest.approx(best)
+
+
+def test_jps_is_chosen_only_where_it_is_valid_and_says_so():
+    m = arcstar.parse_ascii("S.....\n.====.\n.....G\n").map  # a road: non-uniform terrain
+    for method in ("jps", "jpsplus"):
+        r = arcstar.plan(m, (0, 0), (5, 2), method=method)
+        assert r.method == "astar" and "planned with astar instead" in r.message
+        assert r.cost == dijkstra(m.cost_grid, (0, 0), (5, 2), 10, 14)  # octile default: still optimal
+    uniform = arcstar.TileMap.empty(6, 3)
+    r = arcstar.plan(uniform, (0, 0), (5, 2), method="jps")
+    assert r.method == "jps" and r.message == "" and r.optimal
+    with pytest.raises(ValueError, match="point unit"):
+        arcstar.plan(uniform, (1, 1), (4, 1), method="jps", width=1.0)

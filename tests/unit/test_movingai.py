@@ -65,3 +65,18 @@ def test_lester_costs_scale_the_same_paths():
         octile = arcstar.plan(m, sc.start, sc.goal, costs="octile", heuristic="octile")
         lester = arcstar.plan(m, sc.start, sc.goal, costs="lester", heuristic="octile")
         assert lester.cost <= 10 * octile.cost + 1e-9  # 14 < 10 sqrt 2: never dearer than scaled
+
+
+@pytest.mark.parametrize("name", ["arena", "brc202d", "AR0011SR", "8room_000", "Berlin_0_256"])
+def test_every_method_through_the_planner(name):
+    m, scens, two_dec = load(name)
+    for sc in sample(scens, 3, seed=5):
+        for method in ("jps", "jpsplus", "hpa"):
+            r = arcstar.plan(m, sc.start, sc.goal, method=method, costs="octile")
+            assert r.status == "found" and r.method == method
+            check_path(m.blocked, r.path, sc.start, sc.goal)
+            if method == "hpa":
+                tol = tolerance(sc.optimal, two_dec)
+                assert sc.optimal - tol <= r.cost <= 1.4 * sc.optimal + tol  # the stated bound
+            else:
+                assert r.optimal and abs(r.cost - sc.optimal) <= tolerance(sc.optimal, two_dec), (method, sc)

@@ -167,7 +167,7 @@ S..........
     tilemap = loaded.map
     assert not same_region(tilemap, loaded.start, loaded.goal)
     result = arcstar.plan(tilemap, loaded.start, loaded.goal, heuristic="octile")
-    assert result.status == "no_path" and result.expanded == int((regions(tilemap) == 0).sum())
+    assert result.status == "unreachable" and result.expanded == 0  # the planner asks the islands first
 
 
 def _load(name):

@@ -43,7 +43,7 @@ def test_admissible_heuristics_find_the_least_cost(case, heuristic, diagonal, ne
     best = dijkstra(tilemap.cost_grid, start, goal, straight, diag, diagonal, neighbours)
     assert np.array_equal(tilemap.terrain, before) and tilemap.version == version, "the search changed the map"
     if best is None:
-        assert result.status == "no_path" and result.path == []
+        assert result.status == "unreachable" and result.path == [] and result.expanded == 0
         return
     assert result.status == "found"
     assert result.optimal
@@ -59,7 +59,7 @@ def test_inadmissible_searches_still_return_legal_paths(case, weight):
     result = arcstar.plan(tilemap, start, goal, heuristic="manhattan", weight=weight, stop="reached")
     best = dijkstra(tilemap.cost_grid, start, goal, 10, 14)
     if best is None:
-        assert result.status == "no_path"
+        assert result.status == "unreachable"
     else:
         check_path(tilemap.blocked, result.path, start, goal)
         assert result.cost >= best - 1e-9
@@ -99,24 +99,28 @@ def test_step_budget_gives_the_same_result_as_one_run():
 
 def test_max_expansions_ends_the_search_and_cancel_stops_it():
     tilemap = arcstar.TileMap.empty(200, 200)
-    tilemap.terrain[:, 100] = 1  # a full wall: no path, A* would expand half the map
+    tilemap.terrain[:-1, 100] = 1  # a wall with its only gap at the far end: a long search
     tilemap.touch()
-    capped = arcstar.plan(tilemap, (0, 0), (199, 199), max_expansions=500)
+    capped = arcstar.plan(tilemap, (0, 0), (199, 0), max_expansions=500)
     assert capped.status == "budget_exhausted" and capped.expanded == 500 and capped.path == []
-    job = arcstar.PlanJob(tilemap, (0, 0), (199, 199))
+    job = arcstar.PlanJob(tilemap, (0, 0), (199, 0))
     job.step(10)
     job.cancel()
     assert job.done and job.result().status == "cancelled"
     assert job.step(10) == "cancelled"
 
 
-def test_unreachable_goal_is_no_path():
+def test_unreachable_goal_fails_fast_and_the_engine_would_search_its_island():
     tilemap = arcstar.TileMap.empty(30, 30)
     tilemap.terrain[:, 15] = 1
     tilemap.touch()
-    result = arcstar.plan(tilemap, (0, 0), (29, 29))
-    assert result.status == "no_path" and result.cost is None and "no path" in result.message
-    assert result.expanded == 15 * 30
+    for method in arcstar.planner.METHODS:  # islands answer before any search
+        result = arcstar.plan(tilemap, (0, 0), (29, 29), method=method)
+        assert result.status == "unreachable" and result.cost is None and result.expanded == 0
+        assert "another island" in result.message
+    graph = graph_for(tilemap, GridOptions())
+    engine = AStar(graph, graph.node(0, 0), [graph.node(29, 29)])
+    assert engine.run() == "no_path" and engine.expanded == 15 * 30  # what fail-fast saves
 
 
 def test_repeated_searches_reuse_node_arrays_without_stale_data():
@@ -149,7 +153,7 @@ def test_edits_after_a_search_starts_do_not_reach_it():
     while job.step(5) == "running":
         pass
     assert job.result().status == "found"
-    assert arcstar.plan(tilemap, (0, 0), (19, 0)).status == "no_path"
+    assert arcstar.plan(tilemap, (0, 0), (19, 0)).status == "unreachable"
 
 
 @pytest.mark.parametrize("start,goal,msg", [

@@ -197,9 +197,14 @@ def test_info_lists_what_a_plan_accepts():
     info = call(svc, {"type": "info", "id": "i"})
     assert "astar" in info["methods"] and "octile" in info["heuristics"] and "both" in info["diagonal"]
     grid = bytes(16)
+    assert set(info["limits"]) == set(info["methods"])
     for method in info["methods"]:  # every advertised method plans on a plain map
-        for open_list in info["open_lists"]:
+        for open_list in info["limits"][method]["open_lists"]:
             out = call(svc, plan_msg(method + open_list, 4, 4, [0, 0], [3, 3], method=method, open_list=open_list),
                        grid)
             assert out["type"] == "started", out
             assert run_to_end(svc, method + open_list)["result"]["status"] == "found"
+        refused = set(info["open_lists"]) - set(info["limits"][method]["open_lists"])
+        for open_list in refused:  # and what a method's limits leave out is refused clearly
+            out = call(svc, plan_msg("x", 4, 4, [0, 0], [3, 3], method=method, open_list=open_list), grid)
+            assert out["type"] == "error" and "open_list" in out["message"]

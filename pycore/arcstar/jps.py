@@ -1,0 +1,728 @@
+"""Jump Point Search (Harabor and Grastien) and JPS+ (Rabin) for uniform-cost 8-neighbour grids.
+
+Both are resumable searches with the interface of ``search.AStar``: ``step(budget)`` expands at
+most ``budget`` jump points, ``run()``, ``cancel()``, ``status``, ``expanded``, ``ms``, ``cost``,
+``path`` (every tile, start to goal, one 8-neighbour step apart), ``path_nodes``, ``open_count``
+and ``trace``. They share ``search``'s pooled, generation-stamped node arrays.
+
+The grid must be one JPS is exact on: 8 neighbours, diagonal policy "both" (no corner cutting:
+a diagonal step needs both orthogonal neighbours open, the Moving AI rule), every open tile the
+same terrain cost and no influence layer. Anything else is refused with a ``ValueError``.
+
+Pruning rules for no corner cutting
+-----------------------------------
+Travel east into tile n = (x, y) from p = (x - 1, y). Paths from p that avoid n:
+
+* (x, y - 1) and (x, y + 1): p reaches them with one diagonal step (sqrt 2 < 1 + 1) when the
+  tile beside p, (x - 1, y -/+ 1), is open; then they are pruned. When that tile is blocked
+  the diagonal step is illegal (corner cutting), the only shortest way goes through n, and
+  both (x, y -/+ 1) and (x + 1, y -/+ 1) are **forced** neighbours of n.
+* (x + 1, y -/+ 1) otherwise: p -> (x, y -/+ 1) -> (x + 1, y -/+ 1) costs sqrt 2 + 1, the same as
+  through n, and takes its diagonal first (the canonical order), so it is pruned.
+
+So a straight move has forced neighbours where an open tile beside n has a blocked tile behind
+it; the natural neighbour is straight on. Travel diagonally into n from p = (x - 1, y - 1):
+both (x - 1, y) and (x, y - 1) are open (the step was legal), so every neighbour but the three
+natural ones, (x + 1, y), (x, y + 1) and (x + 1, y + 1), is reached at least as cheaply from p
+without n: a diagonal move never has forced neighbours, which is why this variant only forces
+neighbours from straight moves. A diagonal jump stops at a tile from which a straight jump in
+either component direction finds a jump point (or the goal); straight jumps stop at a tile with
+a forced neighbour, at the goal, or die at a wall. These rules are checked in the tests against
+an independent Dijkstra on random maps and against the Moving AI scenario lengths.
+
+Implementation
+--------------
+Intermediate jump points are not put on the open list (Harabor and Grastien, 2014): a diagonal
+ray is walked to its end, and the straight jump points found from each of its tiles become
+successors of the expanded node directly, each reached by a diagonal leg and then a straight
+one (so every node but the start is entered by a straight move, and a path between consecutive
+jump points is "diagonal first, then straight"). When the goal is found from a node it is at
+octile distance from it, which nothing else through that node can beat, so the expansion stops.
+
+JPS scans the graph's padded passability bytes (and a transposed copy for columns) with
+``bytes.find``/``rfind``, so a straight scan of any length is a handful of C calls (the Python
+analogue of the block-based scanning of Harabor and Grastien, 2014). JPS+ reads jump distances
+precomputed by ``jump_tables.compute_tables`` (numpy), cached per graph, hence per map version;
+the goal, absent from the tables, is found with Rabin's target-jump-point test against the
+goal's row, column and diagonal quadrant.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import weakref
+from array import array
+from heapq import heappop, heappush
+from itertools import repeat
+
+import numpy as np
+
+from .grid import GridGraph
+from .heuristics import HEURISTICS, make_heuristic
+from .jump_tables import compute_tables, forced_bits, padded_free
+from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, STOP_RULES, Trace, _acquire, _release
+
+__all__ = ["JPS", "JPSPlus", "check_graph", "jump_tables", "prepare"]
+
+_ZERO = b"\x00"
+_REQUIREMENT = "JPS needs uniform costs, 8 neighbours and no corner cutting (diagonal policy 'both')"
+
+
+class _Prep:
+    """What JPS and JPS+ derive once per graph: passability in both layouts, step costs, tables."""
+
+    __slots__ = ("P", "T", "stride", "tstride", "straight", "diagonal", "tables", "plans", "forced", "table_ms")
+
+    def __init__(self, graph: GridGraph, straight: float, diagonal: float) -> None:
+        self.P = graph.passable
+        self.stride = graph.stride
+        self.tstride = graph.height + 2
+        free = padded_free(graph.passable, graph.height, graph.width)
+        self.T = np.ascontiguousarray(free.T).astype(np.uint8).tobytes()  # column-major copy
+        self.straight, self.diagonal = straight, diagonal
+        self.tables: tuple | None = None
+        self.plans: tuple | None = None
+        self.forced: bytes | None = None
+        self.table_ms = 0.0
+
+
+_PREP: weakref.WeakKeyDictionary[GridGraph, _Prep] = weakref.WeakKeyDictionary()
+
+
+def check_graph(graph: GridGraph) -> tuple[float, float]:
+    """The uniform (straight, diagonal) step costs of ``graph``; ValueError if JPS cannot run on it."""
+    if not isinstance(graph, GridGraph):
+        raise ValueError(f"JPS needs a GridGraph, got {type(graph).__name__}")
+    opts = graph.options
+    if opts.neighbours != 8:
+        raise ValueError(f"{_REQUIREMENT}; this graph has {opts.neighbours} neighbours")
+    if opts.diagonal != "both":
+        raise ValueError(f"{_REQUIREMENT}; this graph's diagonal policy is {opts.diagonal!r} "
+                         "(corner cutting rules other than no corner cutting)")
+    free = np.frombuffer(graph.passable, dtype=np.uint8) != 0
+    if not free.any():
+        raise ValueError("the map has no open tile")
+    sc = np.asarray(graph.straight_cost, dtype=np.float64)[free]
+    dc = np.asarray(graph.diagonal_cost, dtype=np.float64)[free]
+    su, du = opts.units
+    terrain = (dc - sc) / (du - su)  # the per-tile terrain multiplier; the influence cancels out
+    penalty = sc - terrain * su
+    t_lo, t_hi = float(terrain.min()), float(terrain.max())
+    if t_hi - t_lo > 1e-9 * t_hi:
+        raise ValueError(f"{_REQUIREMENT}; open tiles have different terrain costs ({t_lo:g} to {t_hi:g}): "
+                         "use A* on non-uniform costs")
+    if float(np.abs(penalty).max()) > 1e-9 * t_hi * su:
+        raise ValueError(f"{_REQUIREMENT}; the map has an influence layer (per-tile penalties): "
+                         "use A* with influence")
+    return float(sc[0]), float(dc[0])
+
+
+def prepare(graph: GridGraph) -> _Prep:
+    """Check ``graph`` and return its cached JPS data (built once per graph, i.e. per map version)."""
+    if not isinstance(graph, GridGraph):
+        raise ValueError(f"JPS needs a GridGraph, got {type(graph).__name__}")
+    prep = _PREP.get(graph)
+    if prep is None:
+        straight, diagonal = check_graph(graph)
+        prep = _PREP[graph] = _Prep(graph, straight, diagonal)
+    return prep
+
+
+def jump_tables(graph: GridGraph) -> tuple:
+    """The 8 JPS+ jump-distance tables of ``graph`` (``array('h')`` per direction, indexed by node
+    id, order ``jump_tables.DIRECTIONS``), built with numpy on first use and cached per graph."""
+    prep = prepare(graph)
+    if prep.tables is None:
+        t0 = time.perf_counter()
+        free = padded_free(graph.passable, graph.height, graph.width)
+        tabs = compute_tables(free)
+        if max(graph.width, graph.height) >= 32767:  # pragma: no cover - TileMap caps sizes far below
+            raise ValueError("map too large for 16-bit jump tables")
+        prep.tables = tuple(array("h", t.astype(np.int16).tobytes()) for t in tabs)
+        prep.plans = _plus_plans(prep.tables, prep.stride)
+        prep.forced = forced_bits(free).tobytes()
+        prep.table_ms = (time.perf_counter() - t0) * 1000.0
+    return prep.tables
+
+
+# -- straight scans on a padded byte grid --------------------------------------------------------
+# ``B`` is a padded passability grid (1 open, 0 blocked, blocked border) with row length ``w``;
+# a scan runs along a row from ``i`` (exclusive) and returns the first jump point (a tile with a
+# forced neighbour, or the goal ``g``) before the wall, or -1. The rows above and below are
+# searched for the pattern "blocked, open" (toward +1) or "open, blocked" (toward -1): the open
+# tile of the first such pair beside the scanned row is a forced neighbour.
+_BLOCKED_OPEN, _OPEN_BLOCKED = b"\x00\x01", b"\x01\x00"
+
+
+def _fwd(B: bytes, i: int, w: int, g: int) -> int:
+    """Scan toward +1 along a row."""
+    wall = B.find(_ZERO, i + 1)
+    end = g if i < g < wall else wall
+    k = B.find(_BLOCKED_OPEN, i - w, end - w)
+    if k >= 0:
+        end = k + 1 + w
+    k = B.find(_BLOCKED_OPEN, i + w, end + w)
+    if k >= 0:
+        end = k + 1 - w
+    return end if end != wall else -1
+
+
+def _bwd(B: bytes, i: int, w: int, g: int) -> int:
+    """Scan toward -1 along a row."""
+    wall = B.rfind(_ZERO, 0, i)
+    end = g if wall < g < i else wall
+    k = B.rfind(_OPEN_BLOCKED, end + 1 - w, i - w + 1)
+    if k >= 0:
+        end = k + w
+    k = B.rfind(_OPEN_BLOCKED, end + 1 + w, i + w + 1)
+    if k >= 0:
+        end = k - w
+    return end if end != wall else -1
+
+
+_ALL8 = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))  # the start's directions
+
+
+def _start_orders() -> tuple:
+    """The start's 8 directions, by the goal's side ((sign dx + 1) * 3 + sign dy + 1): those
+    toward the goal first, so a goal in plain sight ends the expansion before the others run."""
+    orders = []
+    for sx in (-1, 0, 1):
+        for sy in (-1, 0, 1):
+            first = [d for d in ((sx, sy), (sx, 0), (0, sy)) if d != (0, 0) and d in _ALL8]
+            orders.append(tuple(dict.fromkeys(first + list(_ALL8))))
+    return tuple(orders)
+
+
+_START_ORDERS = _start_orders()
+
+# Arrival codes kept with each open-list entry: how the node was entered, which decides its
+# successors. Every node but the start is entered by a straight move (possibly after a diagonal
+# leg: intermediate jump points on diagonals never go on the open list), so four codes suffice.
+_E, _W, _S, _N, _START = 0, 1, 2, 3, 4
+_ARRIVAL_MOVE = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _plans() -> tuple:
+    """plans[arrival][forced bits] -> the directions (dx, dy) to jump in: straight on, and for
+    each forced side (bit 1: toward -y for a horizontal move, -x for a vertical one; bit 2: the
+    other side) the perpendicular step and the diagonal between it and straight on."""
+    plans = []
+    for dx, dy in _ARRIVAL_MOVE:
+        by_bits = []
+        for bits in range(4):
+            dirs = [(dx, dy)]
+            for bit, side in ((1, -1), (2, 1)):
+                if bits & bit:
+                    dirs += [(0, side), (dx, side)] if dx else [(side, 0), (side, dy)]
+            by_bits.append(tuple(dirs))
+        plans.append(tuple(by_bits))
+    return tuple(plans)
+
+
+_PLANS = _plans()
+
+
+def _octile_constants(graph: GridGraph, weight: float) -> tuple[float, float]:
+    """The two factors of ``heuristics.make_heuristic``'s octile estimate, for inlining it in
+    the hot loop: h = max * a + min * b (the tests check both agree exactly)."""
+    straight, diagonal = graph.options.units
+    scale = weight * graph.min_cost
+    return straight * scale, (diagonal - straight) * scale
+
+
+class _JumpSearch:
+    """The machinery JPS and JPS+ share: validation, stepping, results, trace.
+
+    The constructor takes ``search.AStar``'s arguments, so callers can swap one for the other;
+    ``open_list`` must be "heap" and ``turn_penalty`` 0 (anything else is a ValueError).
+    """
+
+    name = "JPS"
+
+    def __init__(self, graph: GridGraph, start: int, goals: int | list[int], heuristic: str = "octile",
+                 weight: float = 1.0, stop: str = "closed", max_expansions: int | None = None,
+                 trace: bool = False, open_list: str = "heap", turn_penalty: float = 0.0) -> None:
+        if open_list != "heap":
+            raise ValueError(f"{self.name} keeps its open list in a binary heap: open_list must be 'heap', "
+                             f"got {open_list!r}")
+        if turn_penalty != 0 or isinstance(turn_penalty, bool):
+            raise ValueError(f"{self.name} cannot apply a turn penalty (jumps skip the tiles where turns would "
+                             f"be charged): turn_penalty must be 0, got {turn_penalty!r}")
+        if stop not in STOP_RULES:
+            raise ValueError(f"stop must be one of {', '.join(STOP_RULES)}, got {stop!r}")
+        if heuristic not in HEURISTICS:
+            raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {heuristic!r}")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
+            raise ValueError(f"weight must be a finite number >= 0, got {weight!r}")
+        if max_expansions is not None and (isinstance(max_expansions, bool) or not isinstance(max_expansions, int)
+                                           or max_expansions < 1):
+            raise ValueError(f"max_expansions must be a positive integer, got {max_expansions!r}")
+        prep = prepare(graph)
+        if isinstance(goals, (list, tuple)):
+            distinct = list(dict.fromkeys(goals))
+            if not distinct:
+                raise ValueError("a search needs at least one goal")
+            if len(distinct) > 1:
+                raise ValueError(f"{self.name} takes one goal, got {len(distinct)}")
+            goal = distinct[0]
+        else:
+            goal = goals
+        size = len(graph.passable)
+        for role, n in (("start", start), ("goal", goal)):
+            if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n < size:
+                raise ValueError(f"{role} must be a node id of the graph (0..{size - 1}), got {n!r}")
+            if not graph.passable[n]:
+                raise ValueError(f"{role} tile {graph.tile(int(n))} is blocked")
+        start, goal = int(start), int(goal)
+        self.graph = graph
+        self._prep = prep
+        self.start, self.goal = start, goal
+        self.goals = [goal]
+        self.stop = stop
+        self.max_expansions = max_expansions
+        self.status = RUNNING
+        self.expanded = 0
+        self.ms = 0.0
+        self.goal_found: int | None = None
+        self.cost: float | None = None
+        self.trace = Trace() if trace else None
+        self._heuristic, self._weight, self._hfun = heuristic, weight, None
+        s = prep.stride
+        if heuristic == "octile":  # inlined in the hot loops, same arithmetic as make_heuristic
+            self._hs, self._hextra = _octile_constants(graph, weight)
+            hx, hy = abs(start % s - goal % s), abs(start // s - goal // s)
+            h0 = hx * self._hs + hy * self._hextra if hx > hy else hy * self._hs + hx * self._hextra
+        else:
+            self._hs = self._hextra = None
+            h0 = self._h(start)
+        self._ws = ws = _acquire(size)
+        self._open_stamp = ws.next_generation()
+        self._path: list[int] | None = None
+        self._jump_path: list[int] | None = None
+        self._tiles: list[tuple[int, int]] | None = None
+        ws.g[start], ws.parent[start], ws.stamp[start] = 0.0, -1, self._open_stamp
+        self._heap: list[tuple[float, float, int, int]] = [(h0, h0, start, _START)]
+        if self.trace is not None:
+            self.trace.updates.extend((start, 0.0, -1))
+
+    @property
+    def _h(self):
+        """``heuristics.make_heuristic``'s estimate toward the goal (built on first use)."""
+        if self._hfun is None:
+            self._hfun = make_heuristic(self._heuristic, self.graph, self.goal, self._weight)
+        return self._hfun
+
+    # -- running --------------------------------------------------------------------------
+    def step(self, budget: int = 1) -> str:
+        """Expand at most ``budget`` jump points; return the status (``running`` until it ends)."""
+        if self.status != RUNNING:
+            return self.status
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"step budget must be a positive integer, got {budget!r}")
+        if self.max_expansions is not None:
+            budget = min(budget, self.max_expansions - self.expanded)
+        t0 = time.perf_counter()
+        try:
+            self._expand(budget)
+        finally:
+            self.ms += (time.perf_counter() - t0) * 1000.0
+        if self.status == RUNNING and self.max_expansions is not None and self.expanded >= self.max_expansions:
+            self._finish(BUDGET, None)
+        return self.status
+
+    def run(self, slice_size: int = 4096) -> str:
+        """Step to the end (bounded by ``max_expansions`` if given)."""
+        while self.step(slice_size) == RUNNING:
+            pass
+        return self.status
+
+    def cancel(self) -> None:
+        """Stop for good; the node arrays go back to the pool."""
+        if self.status == RUNNING:
+            self._finish(CANCELLED, None)
+
+    def _expand(self, budget: int) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _finish(self, status: str, goal: int | None) -> None:
+        self.status = status
+        self.goal_found = goal
+        ws = self._ws
+        if goal is not None:
+            jumps = [goal]
+            while jumps[-1] != self.start:
+                jumps.append(ws.parent[jumps[-1]])
+            jumps.reverse()
+            self._jump_path = jumps
+            self.cost = ws.g[goal]
+        if self.trace is not None:
+            self._snapshot_trace()
+        self._heap = []
+        _release(ws)
+
+    def _snapshot_trace(self) -> None:
+        ws, tr, h_of = self._ws, self.trace, self._h
+        closed_s = self._open_stamp + 1
+        for node in tr.seen:
+            g = ws.g[node]
+            h = h_of(node)
+            tr.nodes[node] = {"closed": ws.stamp[node] == closed_s, "g": g, "h": h, "f": g + h,
+                              "parent": ws.parent[node]}
+
+    # -- results ----------------------------------------------------------------------------
+    @property
+    def open_count(self) -> int:
+        """Entries on the open list (stale duplicates included)."""
+        return len(self._heap)
+
+    @property
+    def path_nodes(self) -> list[int] | None:
+        """Every node of the path, start to goal (jump points and the tiles between them)."""
+        if self._path is None and self._jump_path is not None:
+            self._path = _interpolate(self._jump_path, self._prep.stride)
+        return self._path
+
+    @property
+    def jump_points(self) -> list[int] | None:
+        """The jump points of the path only (start and goal included)."""
+        return self._jump_path
+
+    @property
+    def path(self) -> list[tuple[int, int]] | None:
+        """The path as tiles (x, y), start first, one 8-neighbour step apart; None unless found."""
+        if self._jump_path is None:
+            return None
+        if self._tiles is None:
+            self._tiles = _interpolate_tiles(self._jump_path, self._prep.stride)
+        return list(self._tiles)
+
+
+def _interpolate(jumps: list[int], stride: int) -> list[int]:
+    """Fill in the nodes between consecutive jump points. Each leg is straight, diagonal, or
+    diagonal first and then straight (a jump found from a point on a diagonal ray)."""
+    a = jumps[0]
+    out = [a]
+    ay, ax = divmod(a, stride)
+    for b in jumps[1:]:
+        by, bx = divmod(b, stride)
+        ddx, ddy = bx - ax, by - ay
+        adx = ddx if ddx > 0 else -ddx
+        ady = ddy if ddy > 0 else -ddy
+        if adx and ady:
+            d = (1 if ddx > 0 else -1) + (stride if ddy > 0 else -stride)
+            a += d * (adx if adx < ady else ady)
+            out.extend(range(out[-1] + d, a + (1 if d > 0 else -1), d))
+        if adx != ady:
+            d = (1 if ddx > 0 else -1) if adx > ady else (stride if ddy > 0 else -stride)
+            out.extend(range(a + d, b + (1 if d > 0 else -1), d))
+        a, ax, ay = b, bx, by
+    return out
+
+
+def _interpolate_tiles(jumps: list[int], stride: int) -> list[tuple[int, int]]:
+    """The same path as ``_interpolate``, as map tiles (x, y) (built with ranges in C)."""
+    ay, ax = divmod(jumps[0], stride)
+    ax, ay = ax - 1, ay - 1
+    out = [(ax, ay)]
+    for b in jumps[1:]:
+        by, bx = divmod(b, stride)
+        bx, by = bx - 1, by - 1
+        dx, dy = (1 if bx > ax else -1), (1 if by > ay else -1)
+        adx, ady = (bx - ax) * dx, (by - ay) * dy
+        k = adx if adx < ady else ady
+        if k:
+            out.extend(zip(range(ax + dx, ax + dx * k + dx, dx), range(ay + dy, ay + dy * k + dy, dy)))
+            ax, ay = ax + dx * k, ay + dy * k
+        if adx > ady:
+            out.extend(zip(range(ax + dx, bx + dx, dx), repeat(ay)))
+        elif ady > adx:
+            out.extend(zip(repeat(ax), range(ay + dy, by + dy, dy)))
+        ax, ay = bx, by
+    return out
+
+
+class JPS(_JumpSearch):
+    """Jump Point Search from ``start`` to ``goal`` (node ids of ``graph``); see the module doc.
+
+    ``goals`` may be one node id or a list holding one goal. ``heuristic`` (default "octile"),
+    ``weight`` and ``stop`` are as for ``search.AStar``; with "octile", weight 1 and stop
+    "closed" the path is optimal. ``expanded`` counts jump points taken off the open list.
+    """
+
+    name = "JPS"
+
+    def _expand(self, budget: int) -> None:
+        prep = self._prep
+        P, T, s, ts = prep.P, prep.T, prep.stride, prep.tstride
+        S, D = prep.straight, prep.diagonal
+        ws, heap = self._ws, self._heap
+        hs, hextra = self._hs, self._hextra
+        h_of = self._h if hs is None else None
+        g, parent, stamp = ws.g, ws.parent, ws.stamp
+        open_s = self._open_stamp
+        closed_s = open_s + 1
+        goal = self.goal
+        gy, gx = divmod(goal, s)
+        gt = gx * ts + gy
+        reached_rule = self.stop == "reached"
+        tr = self.trace
+        fwd, bwd, plans = _fwd, _bwd, _PLANS
+        sides = ((-1, s), (1, s), (-s, 1), (s, 1))  # per arrival: (offset back, offset to the side)
+        n = 0
+        while n < budget:
+            if not heap:
+                self.expanded += n
+                self._finish(NO_PATH, None)
+                return
+            _f, _hh, i, arr = heappop(heap)
+            if stamp[i] == closed_s:
+                continue
+            stamp[i] = closed_s
+            n += 1
+            if tr is not None:
+                tr.expand(i)
+            if i == goal:
+                self.expanded += n
+                self._finish(FOUND, i)
+                return
+            gi = g[i]
+            y, x = divmod(i, s)
+            it = x * ts + y
+            if arr == _START:
+                dirs = _START_ORDERS[((gx > x) - (gx < x)) * 3 + (gy > y) - (gy < y) + 4]
+            else:
+                back, side = sides[arr]
+                dirs = plans[arr][(P[i - side] and not P[i + back - side])
+                                  | (2 * (P[i + side] and not P[i + back + side]))]
+            found = []
+            for dx, dy in dirs:
+                if dy == 0:
+                    j = fwd(P, i, s, goal) if dx > 0 else bwd(P, i, s, goal)
+                    if j >= 0:
+                        found.append((j, gi + (j - i) * dx * S, x + j - i, y, _E if dx > 0 else _W))
+                        if j == goal:
+                            break
+                elif dx == 0:
+                    jt = fwd(T, it, ts, gt) if dy > 0 else bwd(T, it, ts, gt)
+                    if jt >= 0:
+                        steps = (jt - it) * dy
+                        j = i + steps * dy * s
+                        found.append((j, gi + steps * S, x, y + steps * dy, _S if dy > 0 else _N))
+                        if j == goal:
+                            break
+                else:
+                    # A diagonal ray, walked to its end: at every tile the straight scans along
+                    # its two components run, and the jump points they find become successors
+                    # of i directly (the tile on the ray is an intermediate jump point that
+                    # never goes on the open list: Harabor and Grastien, 2014).
+                    ds = dy * s
+                    dd = dx + ds
+                    ddt = dy + dx * ts
+                    m, mt, t = i, it, 0
+                    while P[m + dx] and P[m + ds] and P[m + dd]:
+                        m += dd
+                        mt += ddt
+                        t += 1
+                        if m == goal:
+                            found.append((m, gi + t * D, gx, gy, _START))
+                            break
+                        if P[m + dx]:
+                            j = fwd(P, m, s, goal) if dx > 0 else bwd(P, m, s, goal)
+                            if j >= 0:
+                                found.append((j, gi + t * D + (j - m) * dx * S, x + t * dx + j - m, y + t * dy,
+                                              _E if dx > 0 else _W))
+                                if j == goal:
+                                    break
+                        if P[m + ds]:
+                            jt = fwd(T, mt, ts, gt) if dy > 0 else bwd(T, mt, ts, gt)
+                            if jt >= 0:
+                                steps = (jt - mt) * dy
+                                j = m + steps * ds
+                                found.append((j, gi + t * D + steps * S, x + t * dx, y + (t + steps) * dy,
+                                              _S if dy > 0 else _N))
+                                if j == goal:
+                                    break
+                    if found and found[-1][0] == goal:
+                        break  # the goal at octile distance from i: nothing else from i can beat it
+            for j, ng, jx, jy, code in found:
+                st = stamp[j]
+                if st == closed_s:
+                    continue
+                if st == open_s:
+                    if ng >= g[j]:
+                        continue
+                else:
+                    stamp[j] = open_s
+                g[j] = ng
+                parent[j] = i
+                if tr is not None:
+                    tr.updates.extend((j, ng, i))
+                if hs is None:
+                    hj = h_of(j)
+                else:
+                    hx = gx - jx if jx < gx else jx - gx
+                    hy = gy - jy if jy < gy else jy - gy
+                    hj = hx * hs + hy * hextra if hx > hy else hy * hs + hx * hextra
+                heappush(heap, (ng + hj, hj, j, code))
+                if reached_rule and j == goal:
+                    self.expanded += n
+                    self._finish(FOUND, j)
+                    return
+        self.expanded += n
+
+
+def _plus_plans(tables: tuple, s: int) -> tuple:
+    """JPS+ successor plans: per arrival code (E, W, S, N) and forced bits, and for the start per
+    goal side (as ``_START_ORDERS``), the records of the directions to jump in, each holding the
+    tables it reads."""
+    tE, tW, tS, tN, tSE, tSW, tNE, tNW = tables
+    straight = {(1, 0): tE, (-1, 0): tW, (0, 1): tS, (0, -1): tN}
+    diagonal = {(1, 1): tSE, (-1, 1): tSW, (1, -1): tNE, (-1, -1): tNW}
+
+    def record(dx: int, dy: int) -> tuple:
+        if dy == 0:
+            return (0, straight[(dx, 0)], dx, _E if dx > 0 else _W)
+        if dx == 0:
+            return (1, straight[(0, dy)], dy, dy * s, _S if dy > 0 else _N)
+        return (2, diagonal[(dx, dy)], straight[(dx, 0)], straight[(0, dy)], dx, dy, dx + dy * s, dy * s,
+                _E if dx > 0 else _W, _S if dy > 0 else _N)
+
+    plans = [tuple(tuple(record(dx, dy) for dx, dy in dirs) for dirs in by_bits) for by_bits in _PLANS]
+    return tuple(plans) + (tuple(tuple(record(dx, dy) for dx, dy in order) for order in _START_ORDERS),)
+
+
+class JPSPlus(_JumpSearch):
+    """JPS+ (Rabin): JPS with every jump distance read from tables precomputed with numpy.
+
+    The tables are built on the first query of a graph (``jump_tables``) and cached with it, so
+    a map edit, which makes a new graph, rebuilds them. Same interface and results as ``JPS``.
+    """
+
+    name = "JPS+"
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        jump_tables(self.graph)
+
+    def _expand(self, budget: int) -> None:
+        prep = self._prep
+        s = prep.stride
+        S, D = prep.straight, prep.diagonal
+        plans, forced = prep.plans, prep.forced
+        start_plans = plans[_START]
+        ws, heap = self._ws, self._heap
+        hs, hextra = self._hs, self._hextra
+        h_of = self._h if hs is None else None
+        g, parent, stamp = ws.g, ws.parent, ws.stamp
+        open_s = self._open_stamp
+        closed_s = open_s + 1
+        goal = self.goal
+        gy, gx = divmod(goal, s)
+        reached_rule = self.stop == "reached"
+        tr = self.trace
+        n = 0
+        while n < budget:
+            if not heap:
+                self.expanded += n
+                self._finish(NO_PATH, None)
+                return
+            _f, _hh, i, arr = heappop(heap)
+            if stamp[i] == closed_s:
+                continue
+            stamp[i] = closed_s
+            n += 1
+            if tr is not None:
+                tr.expand(i)
+            if i == goal:
+                self.expanded += n
+                self._finish(FOUND, i)
+                return
+            gi = g[i]
+            y, x = divmod(i, s)
+            ddx, ddy = gx - x, gy - y
+            if arr == _START:
+                dirs = start_plans[((ddx > 0) - (ddx < 0)) * 3 + (ddy > 0) - (ddy < 0) + 4]
+            else:
+                dirs = plans[arr][(forced[i] >> (arr + arr)) & 3]
+            found = []
+            for rec in dirs:
+                kind = rec[0]
+                if kind == 0:
+                    _, tab, dx, code = rec
+                    d = tab[i]
+                    if ddy == 0:
+                        k = ddx * dx
+                        if 0 < k <= (d if d > 0 else -d):
+                            found.append((goal, gi + k * S, gx, gy, _START))
+                            break
+                    if d > 0 and stamp[i + d * dx] != closed_s:
+                        found.append((i + d * dx, gi + d * S, x + d * dx, y, code))
+                elif kind == 1:
+                    _, tab, dy, step, code = rec
+                    d = tab[i]
+                    if ddx == 0:
+                        k = ddy * dy
+                        if 0 < k <= (d if d > 0 else -d):
+                            found.append((goal, gi + k * S, gx, gy, _START))
+                            break
+                    if d > 0 and stamp[i + d * step] != closed_s:
+                        found.append((i + d * step, gi + d * S, x, y + d * dy, code))
+                else:
+                    _, tab, tab_x, tab_y, dx, dy, dd, step_y, code_x, code_y = rec
+                    ax, ay = ddx * dx, ddy * dy
+                    k = (ax if ax < ay else ay) if ax > 0 and ay > 0 else 0  # steps to the goal's row/column
+                    m, t = i, 0
+                    while True:
+                        d = tab[m]
+                        if t < k <= t + (d if d > 0 else -d):
+                            # the ray crosses the goal's row or column here: Rabin's target jump point
+                            mk = i + k * dd
+                            if ax == ay:
+                                found.append((goal, gi + k * D, gx, gy, _START))
+                                break
+                            if ay < ax:
+                                rest, r = ax - k, tab_x[mk]
+                            else:
+                                rest, r = ay - k, tab_y[mk]
+                            if rest <= (r if r > 0 else -r):
+                                found.append((goal, gi + k * D + rest * S, gx, gy, _START))
+                                break
+                        if d <= 0:
+                            break
+                        t += d
+                        m += d * dd
+                        r = tab_x[m]
+                        if r > 0 and stamp[m + r * dx] != closed_s:
+                            found.append((m + r * dx, gi + t * D + r * S, x + (t + r) * dx, y + t * dy, code_x))
+                        r = tab_y[m]
+                        if r > 0 and stamp[m + r * step_y] != closed_s:
+                            found.append((m + r * step_y, gi + t * D + r * S, x + t * dx, y + (t + r) * dy, code_y))
+                    if found and found[-1][0] == goal:
+                        break  # the goal at octile distance from i: nothing else from i can beat it
+            for j, ng, jx, jy, code in found:
+                st = stamp[j]
+                if st == closed_s:
+                    continue
+                if st == open_s:
+                    if ng >= g[j]:
+                        continue
+                else:
+                    stamp[j] = open_s
+                g[j] = ng
+                parent[j] = i
+                if tr is not None:
+                    tr.updates.extend((j, ng, i))
+                if hs is None:
+                    hj = h_of(j)
+                else:
+                    hx = gx - jx if jx < gx else jx - gx
+                    hy = gy - jy if jy < gy else jy - gy
+                    hj = hx * hs + hy * hextra if hx > hy else hy * hs + hx * hextra
+                heappush(heap, (ng + hj, hj, j, code))
+                if reached_rule and j == goal:
+                    self.expanded += n
+                    self._finish(FOUND, j)
+                    return
+        self.expanded += n
