@@ -35,14 +35,20 @@ def admissible(name: str, graph: GridGraph, weight: float = 1.0) -> bool:
     return name in HEURISTICS
 
 
+def heuristic_constants(graph: GridGraph, weight: float = 1.0) -> tuple[float, float]:
+    """(s, extra): octile is ``max * s + min * extra`` and Manhattan ``(dx + dy) * s``, in the
+    graph's cost units, scaled by the weight and the cheapest terrain (for inlining in loops)."""
+    straight, diagonal = graph.options.units
+    scale = weight * graph.min_cost
+    extra = (diagonal - straight) * scale if graph.options.allows_diagonals else straight * scale
+    return straight * scale, extra
+
+
 def make_heuristic(name: str, graph: GridGraph, goal: int, weight: float = 1.0) -> Callable[[int], float]:
     """H(node) toward ``goal`` (a node id of ``graph``)."""
     if name not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {name!r}")
-    straight, diagonal = graph.options.units
-    scale = weight * graph.min_cost
-    s = straight * scale
-    extra = (diagonal - straight) * scale if graph.options.allows_diagonals else straight * scale
+    s, extra = heuristic_constants(graph, weight)
     xs, ys = graph.xs, graph.ys
     gx, gy = xs[goal], ys[goal]
 

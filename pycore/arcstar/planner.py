@@ -7,13 +7,14 @@ search, and returns a ``PlanResult``. Tiles are (x, y) with x right and y down.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field, fields
 
 from .clearance import move_masks_for, passable_for
 from .grid import GridGraph, GridOptions, graph_for
 from .heuristics import HEURISTICS, admissible
 from .hierarchical import DEFAULT_CLUSTER, HierarchicalAStar, check_cluster_size
-from .jps import JPS, JPSPlus, check_graph
+from .jps import JPS, JPSPlus, prepare
 from .openlists import OPEN_LISTS
 from .regions import regions
 from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, STOP_RULES, AStar, Trace, path_length
@@ -275,16 +276,21 @@ class PlanJob:
                           method=self.method, trace=s.trace)
 
 
+_JPS_REASONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def jps_unsuitable(graph: GridGraph, goals: list[int]) -> str:
     """Why JPS cannot plan on this graph ("" when it can): it needs uniform costs, 8 neighbours,
-    no corner cutting and a single goal."""
+    no corner cutting and a single goal. Checked once per graph (the check reads the whole map)."""
     if len(set(goals)) > 1:
         return "takes one goal"
-    try:
-        check_graph(graph)
-    except ValueError as e:
-        return f"does not apply ({e})"
-    return ""
+    if graph not in _JPS_REASONS:
+        try:
+            prepare(graph)
+            _JPS_REASONS[graph] = ""
+        except ValueError as e:
+            _JPS_REASONS[graph] = f"does not apply ({e})"
+    return _JPS_REASONS[graph]
 
 
 class _Unreachable:

@@ -24,7 +24,7 @@ from heapq import heappop, heappush
 import numpy as np
 
 from .grid import GridGraph
-from .heuristics import make_heuristic
+from .heuristics import heuristic_constants, make_heuristic
 from .openlists import make_open_list
 
 RUNNING, FOUND, NO_PATH, BUDGET, CANCELLED = "running", "found", "no_path", "budget_exhausted", "cancelled"
@@ -162,6 +162,9 @@ class AStar:
         self.trace = Trace() if trace else None
         hs = [make_heuristic(heuristic, graph, g, weight) for g in self.goals]
         self._h = hs[0] if len(hs) == 1 else (lambda n: min(h(n) for h in hs))
+        # the hot loop computes octile and Manhattan inline (same arithmetic as make_heuristic)
+        self._hkind = heuristic if len(self.goals) == 1 and heuristic in ("octile", "manhattan") else ""
+        self._hconst = heuristic_constants(graph, weight)
         self._ws = ws = _acquire(len(graph.passable))
         self._open = make_open_list(open_list, ws.size, ws.links() if open_list == "unsorted" else None)
         self._turn = float(turn_penalty)
@@ -217,8 +220,12 @@ class AStar:
         open_s = self._open_stamp
         closed_s = open_s + 1
         legal, successors = self.graph.legal, self.graph.successors
+        xs, ys = self.graph.xs, self.graph.ys
         goals = set(self.goals)
         single_goal = self.goals[0] if len(self.goals) == 1 else -1
+        gx, gy = xs[self.goals[0]], ys[self.goals[0]]
+        octile, manhattan = self._hkind == "octile", self._hkind == "manhattan"
+        hs, hextra = self._hconst
         reached_rule = self.stop == "reached"
         tr = self.trace
         n = 0
@@ -254,7 +261,20 @@ class AStar:
                 parent[j] = i
                 if tr is not None:
                     tr.updates.extend((j, ng, i))
-                hj = h_of(j)
+                if octile:
+                    dx = xs[j] - gx
+                    if dx < 0:
+                        dx = -dx
+                    dy = ys[j] - gy
+                    if dy < 0:
+                        dy = -dy
+                    hj = dx * hs + dy * hextra if dx > dy else dy * hs + dx * hextra
+                elif manhattan:
+                    dx = xs[j] - gx
+                    dy = ys[j] - gy
+                    hj = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)) * hs
+                else:
+                    hj = h_of(j)
                 heappush(heap, (ng + hj, hj, j))
                 if reached_rule and (j == single_goal or (single_goal < 0 and j in goals)):
                     self.expanded += n
@@ -364,13 +384,21 @@ class AStar:
         """The path as tiles (x, y), start first; None unless found."""
         if self._path is None:
             return None
-        y, x = np.divmod(np.asarray(self._path, dtype=np.int64), self.graph.stride)
+        stride = self.graph.stride
+        if len(self._path) < _NUMPY_FROM:
+            return [(n % stride - 1, n // stride - 1) for n in self._path]
+        y, x = np.divmod(np.asarray(self._path, dtype=np.int64), stride)
         return list(zip((x - 1).tolist(), (y - 1).tolist()))
+
+
+_NUMPY_FROM = 256  # below this many tiles, plain Python beats numpy's call overhead
 
 
 def path_length(path: list[tuple[int, int]]) -> float:
     """Geometric length in tiles of a tile path (1 per straight step, sqrt 2 per diagonal)."""
     if len(path) < 2:
         return 0.0
+    if len(path) < _NUMPY_FROM:
+        return math.fsum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(path, path[1:]))
     d = np.diff(np.asarray(path, dtype=np.float64), axis=0)
     return float(np.hypot(d[:, 0], d[:, 1]).sum())

@@ -159,3 +159,18 @@ def test_jps_is_chosen_only_where_it_is_valid_and_says_so():
     assert r.method == "jps" and r.message == "" and r.optimal
     with pytest.raises(ValueError, match="point unit"):
         arcstar.plan(uniform, (1, 1), (4, 1), method="jps", width=1.0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(terrain_maps(max_side=10), st.sampled_from(["octile", "manhattan"]), st.sampled_from([4, 8]),
+       st.floats(0.5, 3))
+def test_inlined_heuristics_order_the_search_exactly_as_make_heuristic(case, heuristic, neighbours, weight):
+    # the heap loop computes these two heuristics inline; the unsorted list calls make_heuristic:
+    # with the same pop rule, the two must expand the same tiles in the same order
+    tilemap, start, goal = case
+    kw = dict(heuristic=heuristic, neighbours=neighbours, weight=weight, trace=True)
+    a = arcstar.plan(tilemap, start, goal, open_list="heap", **kw)
+    b = arcstar.plan(tilemap, start, goal, open_list="unsorted", **kw)
+    assert a.status == b.status
+    if a.status == "found":
+        assert a.trace.expanded == b.trace.expanded and a.path == b.path
