@@ -8,7 +8,8 @@ a node is on the open list when its stamp equals the generation, closed when it 
 generation + 1, and unseen otherwise. Lists are pooled per map size and never cleared, so a
 query costs time in proportion to the nodes it touches, not to the map.
 
-Ties on F are broken toward the lower H (the node nearer the goal), then the lower node id.
+Ties on F are broken toward the lower H (the node nearer the goal), then the lower node id
+(see ``openlists``: one float key F + TIE * H).
 Closed nodes are never reopened (Lester's rule); with an admissible *consistent* heuristic
 (octile, euclidean, chebyshev, none) the path is optimal, with Manhattan on 8 neighbours or a
 weight above 1 it may not be.
@@ -25,7 +26,7 @@ import numpy as np
 
 from .grid import GridGraph
 from .heuristics import heuristic_constants, make_heuristic
-from .openlists import make_open_list
+from .openlists import TIE, make_open_list
 
 RUNNING, FOUND, NO_PATH, BUDGET, CANCELLED = "running", "found", "no_path", "budget_exhausted", "cancelled"
 STOP_RULES = ("closed", "reached")
@@ -49,9 +50,9 @@ class Workspace:
             self._extra[name] = [fill] * self.size
         return self._extra[name]
 
-    def links(self) -> tuple[list, list, list, list]:
-        """The next/prev/f/h arrays Pinter's unsorted open list threads through the nodes."""
-        return self.array("next", -1), self.array("prev", -1), self.array("f", 0.0), self.array("h", 0.0)
+    def links(self) -> tuple[list, list, list]:
+        """The next/prev/key arrays Pinter's unsorted open list threads through the nodes."""
+        return self.array("next", -1), self.array("prev", -1), self.array("f", 0.0)
 
     def next_generation(self) -> int:
         """A fresh (open, closed) stamp pair: old stamps become 'unseen' without clearing."""
@@ -226,6 +227,7 @@ class AStar:
         gx, gy = xs[self.goals[0]], ys[self.goals[0]]
         octile, manhattan = self._hkind == "octile", self._hkind == "manhattan"
         hs, hextra = self._hconst
+        tie = 1.0 + TIE
         reached_rule = self.stop == "reached"
         tr = self.trace
         n = 0
@@ -234,7 +236,7 @@ class AStar:
                 self.expanded += n
                 self._finish(NO_PATH, None)
                 return
-            i = heappop(heap)[2]
+            i = heappop(heap)[1]
             if stamp[i] == closed_s:
                 continue  # a stale duplicate: the node was closed through a better entry
             stamp[i] = closed_s
@@ -275,7 +277,7 @@ class AStar:
                     hj = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)) * hs
                 else:
                     hj = h_of(j)
-                heappush(heap, (ng + hj, hj, j))
+                heappush(heap, (ng + hj * tie, j))
                 if reached_rule and (j == single_goal or (single_goal < 0 and j in goals)):
                     self.expanded += n
                     self._finish(FOUND, j)
