@@ -19,16 +19,20 @@ from .grid import COST_MODELS, DIAGONAL_POLICIES
 from .heuristics import HEURISTICS
 from .mapio import load_map, parse_scen, to_ascii
 from .planner import METHODS, plan
+from .turning import TURN_METHODS
 
 
-def _point(text: str) -> tuple[int, int]:
+def _point(text: str) -> tuple:
+    """X,Y or X,Y,HEADING (integers; the heading in radians, 0 = +x, pi/2 = +y, down)."""
     parts = text.split(",")
-    if len(parts) != 2:
-        raise argparse.ArgumentTypeError(f"expected X,Y (two integers), got {text!r}")
     try:
-        return int(parts[0]), int(parts[1])
+        if len(parts) == 2:
+            return int(parts[0]), int(parts[1])
+        if len(parts) == 3:
+            return int(parts[0]), int(parts[1]), float(parts[2])
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y (two integers), got {text!r}") from None
+        pass
+    raise argparse.ArgumentTypeError(f"expected X,Y or X,Y,HEADING (integers, heading in radians), got {text!r}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,7 +42,13 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("mapfile")
     pl.add_argument("--from", dest="start", type=_point, help="start tile X,Y (default: the map's S marker)")
     pl.add_argument("--to", dest="goal", type=_point, help="goal tile X,Y (default: the map's E marker)")
-    pl.add_argument("--method", choices=METHODS, default="astar")
+    pl.add_argument("--method", choices=METHODS + TURN_METHODS, default="astar",
+                    help="a search (astar, dijkstra, jps, jpsplus, hpa) or a turning method on A*'s path "
+                         "(smooth, ignore, recalculate, tighter, backup)")
+    pl.add_argument("--width", type=float, default=None, help="the unit's diameter in tiles")
+    pl.add_argument("--radius", type=float, default=1.0, help="the unit's turning radius in tiles")
+    pl.add_argument("--reverse", action="store_true", help="the unit can back up (Reeds-Shepp curves)")
+    pl.add_argument("--art", type=int, choices=(8, 16), default=None, help="fixed-angle art directions")
     pl.add_argument("--heuristic", choices=HEURISTICS, default=None,
                     help="default: manhattan for astar (Lester), octile for jps, jpsplus and hpa")
     pl.add_argument("--weight", type=float, default=1.0)
@@ -62,12 +72,14 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     goal = args.goal or loaded.goal
     if start is None or goal is None:
         raise ValueError("give --from X,Y and --to X,Y (the map has no S/E markers)")
-    result = plan(loaded.map, start, goal, method=args.method, heuristic=args.heuristic, weight=args.weight,
-                  neighbours=args.neighbours, diagonal=args.diagonal, costs=args.costs,
-                  max_expansions=args.max_expansions)
+    turning = args.method if args.method in TURN_METHODS else None
+    result = plan(loaded.map, start, goal, method="astar" if turning else args.method, heuristic=args.heuristic,
+                  weight=args.weight, neighbours=args.neighbours, diagonal=args.diagonal, costs=args.costs,
+                  max_expansions=args.max_expansions, width=args.width, turning=turning, radius=args.radius,
+                  can_reverse=args.reverse, art=args.art)
     if args.json:
         print(json.dumps({"map": {"width": loaded.map.width, "height": loaded.map.height},
-                          "start": list(start), "goal": list(goal), **result.to_json()}))
+                          "start": list(start), "goal": list(goal), **result.to_json()}, allow_nan=False))
     else:
         if loaded.map.width <= 120 and loaded.map.height <= 60:
             print(to_ascii(loaded.map, start, goal, result.path[1:-1]), end="")
@@ -76,6 +88,10 @@ def _cmd_plan(args: argparse.Namespace) -> int:
             print("path: " + " ".join(f"{x},{y}" for x, y in result.path))
         print(f"cost: {result.cost}  length: {result.length:.4f} tiles  steps: {max(len(result.path) - 1, 0)}  "
               f"expanded: {result.expanded}  time: {result.ms:.2f} ms")
+        if result.segments is not None:
+            print(f"{turning}: {len(result.segments.segments)} segments ({result.segments.word}), "
+                  f"length {result.segments.length:.4f}, {result.turns} turns, "
+                  f"{'legal' if result.legal else 'NOT legal'}")
     return 0 if result.status == "found" else 1
 
 

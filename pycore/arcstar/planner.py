@@ -7,10 +7,14 @@ search, and returns a ``PlanResult``. Tiles are (x, y) with x right and y down.
 from __future__ import annotations
 
 import math
+import time
 import weakref
 from dataclasses import dataclass, field, fields
 
+from .art import to_fixed_angles
 from .clearance import move_masks_for, passable_for
+from .collision import path_clear
+from .geometry import Path
 from .grid import GridGraph, GridOptions, graph_for
 from .heuristics import HEURISTICS, admissible
 from .hierarchical import DEFAULT_CLUSTER, HierarchicalAStar, check_cluster_size
@@ -19,6 +23,7 @@ from .openlists import OPEN_LISTS
 from .regions import regions
 from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, STOP_RULES, AStar, Trace, path_length
 from .tilemap import TileMap
+from .turning import TURN_METHODS, realize
 
 METHODS = ("astar", "dijkstra", "jps", "jpsplus", "hpa")
 UNREACHABLE = "unreachable"
@@ -54,6 +59,13 @@ class PlanOptions:
     trace: record what the lab draws (open/closed sets, g/h/f, parents).
     open_list: "heap" (default) or "unsorted" (Pinter's fixed-matrix list).
     turn_penalty: cost added per change of direction (smoother, not guaranteed least-cost).
+    turning: None (the tile path only) or one of ``turning.TURN_METHODS``: "smooth" (Listing 1),
+        "ignore" (curves, walls not checked: ``legal`` says the truth), "recalculate",
+        "tighter" (slows before tight turns) or "backup" (three-point turns); the result then
+        holds ``segments`` (lines and arcs) and ``legal``. Start and goal may carry a heading:
+        [x, y, heading] (radians, 0 = +x, pi/2 = +y). Needs a width (1 tile if none is given).
+    radius: the unit's turning radius in tiles; can_reverse: it may back up (Reeds-Shepp).
+    art: None, 8 or 16: redraw the path in fixed-angle segments (Pinter's Figures 14-15).
     width: the unit's diameter in tiles (a disc), or None for a point. With a width, a tile
         is usable where the unit fits centred on it, and a step is allowed only when the disc
         swept along it touches no wall (``clearance``); diagonal must be "both" or "never".
@@ -72,6 +84,10 @@ class PlanOptions:
     turn_penalty: float = 0.0
     width: float | None = None
     cluster_size: int = DEFAULT_CLUSTER
+    turning: str | None = None
+    radius: float = 1.0
+    can_reverse: bool = False
+    art: int | None = None
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -99,8 +115,21 @@ class PlanOptions:
                 raise ValueError("with a width, diagonal must be 'both' or 'never': the swept-disc test decides "
                                  "the rest")
         check_cluster_size(self.cluster_size)
-        if self.method in POINT_ONLY and self.width is not None:
-            raise ValueError(f"{self.method} plans for a point unit: use astar or dijkstra for a unit width")
+        if self.turning is not None:
+            if self.turning not in TURN_METHODS:
+                raise ValueError(f"turning must be one of {', '.join(TURN_METHODS)} or null, got {self.turning!r}")
+            r = self.radius
+            if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r <= 0:
+                raise ValueError(f"radius must be a positive number of tiles, got {r!r}")
+        if not isinstance(self.can_reverse, bool):
+            raise ValueError(f"can_reverse must be true or false, got {self.can_reverse!r}")
+        if self.art is not None and (self.art not in (8, 16) or isinstance(self.art, bool)):
+            raise ValueError(f"art must be 8, 16 or null, got {self.art!r}")
+        if self.art is not None and self.turning is None:
+            raise ValueError("art redraws a curved path: give a turning method too")
+        if self.method in POINT_ONLY and self.unit_width is not None:
+            raise ValueError(f"{self.method} plans for a point unit: use astar or dijkstra for a unit width "
+                             "or a turning method")
         if self.method in POINT_ONLY and (self.open_list != "heap" or self.turn_penalty):
             raise ValueError(f"{self.method} keeps its own open list and charges no turns: open_list must be "
                              "'heap' and turn_penalty 0")
@@ -116,6 +145,11 @@ class PlanOptions:
         if self.heuristic is not None:
             return self.heuristic
         return "manhattan" if self.method == "astar" else "octile"
+
+    @property
+    def unit_width(self) -> float | None:
+        """The width the search plans for: the given one, or 1 tile when turning needs one."""
+        return 1.0 if self.width is None and self.turning is not None else self.width
 
     @property
     def grid(self) -> GridOptions:
@@ -152,22 +186,44 @@ class PlanResult:
     message: str = ""
     method: str = ""
     trace: object | None = None
+    segments: Path | None = None
+    legal: bool | None = None
+    turns: int = 0
+    waypoints: list = field(default_factory=list)
+    speed_limits: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         """A JSON-safe dict (no trace; the service adds what the lab needs)."""
         return {"status": self.status, "path": [list(p) for p in self.path], "cost": self.cost,
                 "length": self.length, "expanded": self.expanded, "ms": round(self.ms, 3),
-                "optimal": self.optimal, "message": self.message, "method": self.method}
+                "optimal": self.optimal, "message": self.message, "method": self.method,
+                **({} if self.segments is None else {
+                    "segments": self.segments.to_json()["segments"], "legal": self.legal, "turns": self.turns,
+                    "segments_length": self.segments.length,
+                    "waypoints": [list(p) for p in self.waypoints],
+                    "speed_limits": [list(v) for v in self.speed_limits]})}
 
 
 def unit_graph(tilemap: TileMap, options: PlanOptions) -> GridGraph:
     """The graph a unit of ``options.width`` walks (cached per map version and width)."""
     graph = graph_for(tilemap, options.grid)
-    if options.width is None:
+    if options.unit_width is None:
         return graph
-    width = float(options.width)
+    width = float(options.unit_width)
     return tilemap.cached(f"graph:{options.grid}:width={width!r}", lambda: graph.restricted(
         move_masks_for(tilemap, width), passable_for(tilemap, width)))
+
+
+def split_heading(point: object, role: str) -> tuple[object, float | None]:
+    """[x, y] or [x, y, heading]: the tile part, and the heading (radians) or None."""
+    if isinstance(point, (str, bytes)) or not hasattr(point, "__len__") or len(point) not in (2, 3):
+        raise ValueError(f"{role} must be [x, y] or [x, y, heading], got {point!r}")
+    if len(point) == 2:
+        return point, None
+    heading = point[2]
+    if isinstance(heading, bool) or not isinstance(heading, (int, float)) or not math.isfinite(heading):
+        raise ValueError(f"{role} heading must be a finite number of radians, got {heading!r}")
+    return (point[0], point[1]), float(heading)
 
 
 def check_tile(tilemap: TileMap, point: object, role: str, width: float | None = None) -> tuple[int, int]:
@@ -207,15 +263,19 @@ class PlanJob:
         if not isinstance(tilemap, TileMap):
             raise ValueError(f"map must be a TileMap, got {type(tilemap).__name__}")
         self.options = options = options or PlanOptions()
-        self.start = check_tile(tilemap, start, "start", options.width)
+        self.tilemap = tilemap
+        start, self.start_heading = split_heading(start, "start")
+        self.start = check_tile(tilemap, start, "start", options.unit_width)
         if targets:
             if isinstance(goal, (str, bytes)) or not hasattr(goal, "__iter__"):
                 raise ValueError(f"targets must be a list of tiles [[x, y], ...], got {goal!r}")
-            self.goals = [check_tile(tilemap, t, "target", options.width) for t in goal]
+            self.goals = [check_tile(tilemap, t, "target", options.unit_width) for t in goal]
+            self.goal_heading = None
             if not self.goals:
                 raise ValueError("targets must hold at least one tile")
         else:
-            self.goals = [check_tile(tilemap, goal, "goal", options.width)]
+            goal, self.goal_heading = split_heading(goal, "goal")
+            self.goals = [check_tile(tilemap, goal, "goal", options.unit_width)]
         self.graph = unit_graph(tilemap, options)
         start_node, goal_nodes = self.graph.node(*self.start), [self.graph.node(*t) for t in self.goals]
         heuristic = options.effective_heuristic
@@ -244,7 +304,7 @@ class PlanJob:
     def _reachable(self, tilemap: TileMap, options: PlanOptions) -> bool:
         """Islands fail fast: no target on the start's island means no search at all. (For a
         unit width the islands of the width are not kept yet: the search decides.)"""
-        if options.width is not None:
+        if options.unit_width is not None:
             return True
         labels = regions(tilemap, options.diagonal, options.neighbours)
         home = labels[self.start[1], self.start[0]]
@@ -270,10 +330,31 @@ class PlanJob:
                     CANCELLED: "cancelled"}
         path = s.path or []
         optimal = getattr(s, "exact", self.optimal) if self.options.method == "hpa" else self.optimal
-        return PlanResult(status=s.status, path=path, cost=s.cost, length=path_length(path),
-                          expanded=s.expanded, ms=s.ms, optimal=optimal and s.status == FOUND,
-                          message="; ".join(m for m in (messages[s.status], self.note) if m),
-                          method=self.method, trace=s.trace)
+        result = PlanResult(status=s.status, path=path, cost=s.cost, length=path_length(path),
+                            expanded=s.expanded, ms=s.ms, optimal=optimal and s.status == FOUND,
+                            message="; ".join(m for m in (messages[s.status], self.note) if m),
+                            method=self.method, trace=s.trace)
+        if self.options.turning is not None and s.status == FOUND:
+            self._realize(result)
+        return result
+
+    def _realize(self, result: PlanResult) -> None:
+        """Add the drivable path (lines and arcs) of the turning method to a found result."""
+        o = self.options
+        t0 = time.perf_counter()
+        done = realize(self.tilemap, result.path, self.start_heading, self.goal_heading, o.unit_width, o.radius,
+                       o.turning, can_reverse=o.can_reverse,
+                       search_options={"neighbours": o.neighbours, "diagonal": o.diagonal, "costs": o.costs})
+        path, legal = done.path, done.legal
+        if o.art is not None:
+            path = to_fixed_angles(path, o.art)
+            legal = path_clear(self.tilemap, path, o.unit_width)
+        result.segments, result.legal, result.turns = path, legal, done.turns
+        result.waypoints, result.speed_limits = done.waypoints, done.speed_limits
+        result.ms += (time.perf_counter() - t0) * 1000.0
+        if not legal:
+            why = done.message if not done.legal else f"the {o.art}-direction art path clips a wall"
+            result.message = "; ".join(m for m in (result.message, f"not legal for this unit: {why}") if m)
 
 
 _JPS_REASONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
