@@ -227,7 +227,7 @@ class AStar:
         gx, gy = xs[self.goals[0]], ys[self.goals[0]]
         octile, manhattan = self._hkind == "octile", self._hkind == "manhattan"
         hs, hextra = self._hconst
-        tie = 1.0 + TIE
+        tie = TIE
         reached_rule = self.stop == "reached"
         tr = self.trace
         n = 0
@@ -277,7 +277,7 @@ class AStar:
                     hj = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)) * hs
                 else:
                     hj = h_of(j)
-                heappush(heap, (ng + hj * tie, j))
+                heappush(heap, (ng + hj + tie * hj, j))  # the key exactly as openlists computes it
                 if reached_rule and (j == single_goal or (single_goal < 0 and j in goals)):
                     self.expanded += n
                     self._finish(FOUND, j)

@@ -158,9 +158,9 @@ def test_edits_after_a_search_starts_do_not_reach_it():
 
 @pytest.mark.parametrize("start,goal,msg", [
     ((-1, 0), (1, 1), "off the"), ((0, 0), (9, 9), "off the"), ((1, 0), (0, 0), "blocked"),
-    ((0, 0), (1, 0), "blocked"), ("0,0", (2, 2), "pair of integers"), ((0.5, 0), (2, 2), "pair of integers"),
-    ((0, 0, 0), (2, 2), "pair of integers"), ((math.nan, 0), (2, 2), "pair of integers"),
-    ((True, 0), (2, 2), "pair of integers"), (None, (2, 2), "pair of integers"),
+    ((0, 0), (1, 0), "blocked"), ("0,0", (2, 2), r"\[x, y\]"), ((0.5, 0), (2, 2), "pair of integers"),
+    ((0, 0, 0, 0), (2, 2), r"\[x, y\]"), ((math.nan, 0), (2, 2), "pair of integers"),
+    ((True, 0), (2, 2), "pair of integers"), (None, (2, 2), r"\[x, y\]"), ((0, 0, "n"), (2, 2), "heading"),
 ])
 def test_bad_start_or_goal_is_a_clear_error(start, goal, msg):
     tilemap = arcstar.TileMap.empty(3, 3)

@@ -76,7 +76,7 @@ def test_errors_are_answers_not_exceptions():
         (plan_msg(1, 3, -3, [0, 0], [2, 2]), "positive integer"),
         (plan_msg(1, 10**5, 10**5, [0, 0], [2, 2]), "larger than the limit"),
         (plan_msg(1, 3, 3, [0, 0], [5, 5]), "off the"),
-        (plan_msg(1, 3, 3, [0, 0], "home"), "pair of integers"),
+        (plan_msg(1, 3, 3, [0, 0], "home"), "[x, y]"),
         (plan_msg(1, 3, 3, [0, 0], [2, 2], weight="heavy"), "weight"),
         ({**plan_msg(1, 3, 3, [0, 0], [2, 2]), "options": [1]}, "options must be an object"),
         ({"type": "step", "id": 1, "budget_ms": 0}, "no running search"),
