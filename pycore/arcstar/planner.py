@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 
 from .art import to_fixed_angles
 from .clearance import move_masks_for, passable_for
-from .collision import path_clear
+from .collision import blocked_stretches, path_clear
 from .geometry import Path
 from .grid import GridGraph, GridOptions, graph_for
 from .heuristics import HEURISTICS, admissible
@@ -174,6 +174,9 @@ class PlanResult:
     status: "found", "no_path", "budget_exhausted" or "cancelled".
     path: tiles (x, y) from start to goal; cost in the cost model's units (10/14 for Lester's);
     length: geometric length in tiles; optimal: whether the method guarantees the least cost.
+    With a turning method: segments (lines and arcs), legal (the exact swept-disc verdict),
+    turns, waypoints, speed_limits ((from, to, factor) along the path) and blocked (stretches
+    (from, to) of distance along the path where the body overlaps a wall; empty when legal).
     """
 
     status: str
@@ -191,6 +194,7 @@ class PlanResult:
     turns: int = 0
     waypoints: list = field(default_factory=list)
     speed_limits: list = field(default_factory=list)
+    blocked: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         """A JSON-safe dict (no trace; the service adds what the lab needs)."""
@@ -201,7 +205,8 @@ class PlanResult:
                     "segments": self.segments.to_json()["segments"], "legal": self.legal, "turns": self.turns,
                     "segments_length": self.segments.length,
                     "waypoints": [list(p) for p in self.waypoints],
-                    "speed_limits": [list(v) for v in self.speed_limits]})}
+                    "speed_limits": [list(v) for v in self.speed_limits],
+                    "blocked": [list(v) for v in self.blocked]})}
 
 
 def unit_graph(tilemap: TileMap, options: PlanOptions) -> GridGraph:
@@ -350,6 +355,7 @@ class PlanJob:
             path = to_fixed_angles(path, o.art)
             legal = path_clear(self.tilemap, path, o.unit_width)
         result.segments, result.legal, result.turns = path, legal, done.turns
+        result.blocked = [] if legal else blocked_stretches(self.tilemap, path, o.unit_width)
         result.waypoints, result.speed_limits = done.waypoints, done.speed_limits
         result.ms += (time.perf_counter() - t0) * 1000.0
         if not legal:

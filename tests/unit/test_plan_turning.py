@@ -40,8 +40,12 @@ def test_every_turning_method_is_legal_when_it_says_so(method):
     assert r.legal == body_clear(m, r.segments, 1.0) or not r.legal  # never labelled legal wrongly
     if r.legal:
         assert body_clear(m, r.segments, 1.0)
+        assert r.blocked == []
     else:
-        assert "not legal" in r.message
+        assert "not legal" in r.message and r.blocked
+        for a, b in r.blocked:  # each reported stretch really overlaps a wall at its middle
+            p = r.segments.pose_at((a + b) / 2)
+            assert not disc_clear(m.blocked, (p.x, p.y), (p.x, p.y), 1.0)
     doc = json.loads(json.dumps(r.to_json()))
     assert Path.from_json({"segments": doc["segments"]}).length == pytest.approx(r.segments.length)
 
