@@ -39,8 +39,10 @@ def _problem():
 
 
 def run(report=None, *, loads: int = 5, queries: int = 5) -> list[dict]:
-    """Rows {name, median_ms, runs, note}; ``report`` (optional) gets progress lines."""
-    say = report or (lambda _line: None)
+    """Rows {name, median_ms, runs, note}; ``report`` (optional) gets a {"name": ...} per step."""
+    def say(line: str) -> None:
+        if report:
+            report({"name": line})
     tilemap, scen = _problem()
     rows = []
     cpy = []
@@ -96,7 +98,7 @@ def run(report=None, *, loads: int = 5, queries: int = 5) -> list[dict]:
 
 
 if __name__ == "__main__":
-    out = run(print)
+    out = run(lambda r: print(r["name"]))
     print(f"| {'what':<72} | median ms | runs | note |")
     for row in out:
         print(f"| {row['name']:<72} | {row['median_ms']:9.1f} | {row['runs']:4d} | {row['note']} |")

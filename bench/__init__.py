@@ -1,0 +1,1 @@
+"""arcstar's benchmarks (``python bench/run.py``); see bench/README.md."""
