@@ -56,3 +56,30 @@ def module_section(name: str):
 
 
 SECTIONS = {name: module_section(name) for name in MODULES}
+
+
+def modules_in_pyodide(ctx: Context) -> SectionResult:
+    """The geometry, collision and turning modules run inside Pyodide under Node.js."""
+    import json
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if shutil.which("node") is None:
+        raise BenchError("Node.js is not installed: the Pyodide column needs it")
+    script = Path(__file__).resolve().parent / "pyodide_modules.mjs"
+    proc = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=1800)
+    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("ARCSTAR_BENCH ")), None)
+    if proc.returncode != 0 or line is None:
+        raise BenchError(f"the Pyodide run failed: {(proc.stderr or proc.stdout).strip()[-400:]}")
+    data = json.loads(line[len("ARCSTAR_BENCH "):])
+    tables = []
+    for name, rows in data["modules"].items():
+        headers = [h for h in dict.fromkeys(k for r in rows for k in r) if h != "python"]
+        tables.append(Table(f"bench/{name}.py in Pyodide (Python {data['python']})", headers,
+                            [[_cell(r.get(h)) for h in headers] for r in rows]))
+    return SectionResult("modules_pyodide", "Geometry, collision and turning in Pyodide (Node.js)", tables=tables,
+                         data=data)
+
+
+SECTIONS["modules_pyodide"] = modules_in_pyodide
