@@ -229,3 +229,54 @@ export function parseNumbers(raw) {
   }
   return { values, errors };
 }
+
+/** The turning methods offered (null: the tile path only), with their labels. */
+export const TURNING_CHOICES = Object.freeze([
+  ['', 'none (tile path)'],
+  ['smooth', 'smooth (corners)'],
+  ['ignore', 'turns, ignoring walls'],
+  ['recalculate', 'turns, recalculate'],
+  ['tighter', 'turns, tighter (slow down)'],
+  ['backup', 'turns, back up (3-point)'],
+]);
+
+/** The turning methods whose paths never cross a wall when they are found. */
+export const LEGAL_TURNING = Object.freeze(['recalculate', 'tighter', 'backup']);
+
+/**
+ * The unit's settings as sent with a plan (see PlanOptions: turning, radius, width, can_reverse, art).
+ * @typedef {Object} UnitOptions
+ * @property {string | null} turning
+ * @property {number} radius
+ * @property {number | null} width
+ * @property {boolean} can_reverse
+ * @property {number | null} art
+ */
+
+/**
+ * Read the unit's settings as typed. An empty width means a point for a tile
+ * path and 1 tile with turning (the core's default).
+ * @param {{turning: string, radius: string, width: string, can_reverse: boolean, art: string}} raw
+ * @returns {{values: UnitOptions, errors: Record<string, string>}}
+ */
+export function parseUnit(raw) {
+  /** @type {Record<string, string>} */
+  const errors = {};
+  const turning = raw.turning ? String(raw.turning) : null;
+  const positive = (/** @type {string} */ text, /** @type {string} */ name, /** @type {string} */ key, /** @type {number} */ max) => {
+    const s = String(text).trim();
+    const v = Number(s.replace(',', '.'));
+    if (s === '') errors[key] = `${name} is empty: give a positive number of tiles.`;
+    else if (!Number.isFinite(v)) errors[key] = `${name} "${s}" is not a number: give a positive number of tiles.`;
+    else if (v < 0) errors[key] = `${name} cannot be negative (${v}): give a positive number of tiles.`;
+    else if (v === 0) errors[key] = `${name} cannot be 0: give a positive number of tiles.`;
+    else if (v > max) errors[key] = `${name} ${v} is too large: at most ${max} tiles.`;
+    else return v;
+    return NaN;
+  };
+  const radius = positive(raw.radius, 'Turning radius', 'radius', 100);
+  const width = String(raw.width).trim() === '' ? null : positive(raw.width, 'Width', 'width', 100);
+  const art = raw.art === '8' || raw.art === '16' ? Number(raw.art) : null;
+  if (art !== null && !turning) errors.art = `Art directions (${art}) redraw a curved path: choose a turning method too.`;
+  return { values: { turning, radius, width, can_reverse: !!raw.can_reverse, art }, errors };
+}

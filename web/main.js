@@ -13,14 +13,18 @@
 import {
   BENCHMARK_OPTIONS,
   DEFAULT_OPTIONS,
+  LEGAL_TURNING,
   LESTER_OPTIONS,
   PROVISIONAL_CHOICES,
+  TURNING_CHOICES,
   guarantee,
   label,
   parseCost,
   parseNumbers,
+  parseUnit,
   showCost,
 } from './controls.js';
+import { SegmentPath } from './segments.js';
 import { Editor } from './editor.js';
 import { MAX_FILE_BYTES, benchVerdict, mapFromAnswer } from './files.js';
 import { CancelledError, Engine } from './engine.js';
@@ -53,6 +57,13 @@ import { Unit } from './unit.js';
  * @property {boolean} [replay]  whether the search can be replayed
  * @property {number | null} [optimalLength]  the benchmark scenario's optimal length, if one was searched
  * @property {boolean | null} [matchesOptimal]  whether the length found matches it
+ * @property {string | null} [turning]  the turning method planned with (null: the tile path)
+ * @property {Array<Object>} [segments]  with turning: the lines and arcs (see segments.js)
+ * @property {boolean | null} [legal]  with turning: whether the body never overlaps a wall
+ * @property {Array<[number, number]>} [blocked]  stretches (distances) where it does
+ * @property {Array<[number, number, number]>} [speedLimits]  [from, to, factor] stretches
+ * @property {number} [turns]
+ * @property {number | null} [segmentsLength]
  */
 
 /**
@@ -131,6 +142,17 @@ const numbers = {
   max_expansions: /** @type {HTMLInputElement} */ ($('budget')),
 };
 const NUMBER_NAMES = { weight: 'Weight', turn_penalty: 'Turn cost', max_expansions: 'Budget' };
+/** The unit's settings. */
+const unitEls = {
+  turning: /** @type {HTMLSelectElement} */ ($('turning')),
+  radius: /** @type {HTMLInputElement} */ ($('radius')),
+  width: /** @type {HTMLInputElement} */ ($('unit-width')),
+  art: /** @type {HTMLSelectElement} */ ($('art')),
+  can_reverse: /** @type {HTMLInputElement} */ ($('can-reverse')),
+};
+const unitError = $('unit-error');
+const compareBox = /** @type {HTMLInputElement} */ ($('compare'));
+const compareLegend = $('compare-legend');
 
 // ---------------------------------------------------------------- status line
 
@@ -643,10 +665,10 @@ function showReplay() {
   renderer.invalidateOverlay();
   renderer.current = r.atEnd ? -1 : r.current;
   renderer.path = r.atEnd && rp.path.length ? rp.path : null;
+  renderer.route = r.atEnd && planned ? planned.route : null;
   if (r.atEnd) {
     if (!rp.driven && rp.path.length) {
-      unit.setSpeed(Math.max(Number(speedInput.value) || 8, pathLength(rp.path) / 60), performance.now());
-      unit.drive(rp.path, performance.now());
+      startDrive(rp.path);
       rp.driven = true;
     }
   } else if (rp.driven || unit.route) {
@@ -655,6 +677,20 @@ function showReplay() {
   }
   updateReplayBar();
   needsDraw = true;
+}
+
+/**
+ * Drive the unit along the last plan: its lines and arcs when it has them
+ * (slowing in the speed limits, pivoting at corners), else the tile path.
+ * Very long paths are driven faster so the drive takes at most a minute.
+ * @param {Array<[number, number]>} path
+ */
+function startDrive(path) {
+  const now = performance.now();
+  const length = planned ? planned.route.length : pathLength(path);
+  unit.setSpeed(Math.max(Number(speedInput.value) || 8, length / 60), now);
+  if (planned) unit.driveRoute(planned.route, now, { limits: planned.limits, pivots: planned.pivots });
+  else unit.drive(path, now);
 }
 
 /** @param {Array<[number, number]>} path */
@@ -820,6 +856,256 @@ function terrainCosts() {
   return out;
 }
 
+// ---------------------------------------------------------------- the unit and Pinter's Figure 1
+
+/**
+ * The last plan's realistic path, when it has one.
+ * @type {{route: SegmentPath, limits: Array<[number, number, number]>, pivots: number[]} | null}
+ */
+let planned = null;
+
+for (const [value, text] of TURNING_CHOICES) {
+  const o = document.createElement('option');
+  o.value = value;
+  o.textContent = text;
+  unitEls.turning.append(o);
+}
+unitEls.turning.value = '';
+
+/** The unit's settings as typed, with the errors of the ones that cannot be sent. */
+function readUnit() {
+  return parseUnit({
+    turning: unitEls.turning.value,
+    radius: unitEls.radius.value,
+    width: unitEls.width.value,
+    can_reverse: unitEls.can_reverse.checked,
+    art: unitEls.art.value,
+  });
+}
+
+/**
+ * The plan options for the unit with a turning method (null: the tile path).
+ * @param {import('./controls.js').UnitOptions} u
+ * @param {string | null} turning
+ */
+function unitOptions(u, turning) {
+  /** @type {Record<string, unknown>} */
+  const o = {};
+  if (u.width !== null) o.width = u.width;
+  if (turning) {
+    o.turning = turning;
+    o.radius = u.radius;
+    o.can_reverse = u.can_reverse;
+    if (u.art !== null) o.art = u.art;
+  }
+  return o;
+}
+
+/** Show the unit settings' errors inline, and enable what applies. */
+function updateUnitUi() {
+  const { values, errors } = readUnit();
+  const turning = !!values.turning;
+  unitEls.art.disabled = !turning;
+  for (const [k, el] of Object.entries(unitEls)) {
+    if (errors[k]) el.setAttribute('aria-invalid', 'true');
+    else el.removeAttribute('aria-invalid');
+  }
+  const msgs = Object.values(errors);
+  unitError.hidden = msgs.length === 0;
+  unitError.textContent = msgs.join('\n');
+}
+
+for (const el of Object.values(unitEls)) {
+  el.addEventListener('input', updateUnitUi);
+  el.addEventListener('change', updateUnitUi);
+}
+
+/** The colours of Pinter's Figure 1, one per plan. */
+const COMPARE_COLORS = { raw: '#c9d1d9', smooth: '#4cc9f0', ignore: '#f72585', chosen: '#ffb347' };
+
+/**
+ * The last comparison: one entry per plan.
+ * @type {Array<{key: string, label: string, color: string, visible: boolean, status: string, length: number | null,
+ *   turns: number | null, legal: boolean | null, message: string, route: SegmentPath | null,
+ *   tiles: Array<[number, number]> | null, blocked: Array<[number, number]>}> | null}
+ */
+let compared = null;
+
+/** Changes of direction along a tile path. @param {Array<[number, number]>} tiles */
+function tileTurns(tiles) {
+  let turns = 0;
+  for (let i = 2; i < tiles.length; i++) {
+    const a = [tiles[i - 1][0] - tiles[i - 2][0], tiles[i - 1][1] - tiles[i - 2][1]];
+    const b = [tiles[i][0] - tiles[i - 1][0], tiles[i][1] - tiles[i - 1][1]];
+    if (a[0] !== b[0] || a[1] !== b[1]) turns++;
+  }
+  return turns;
+}
+
+/**
+ * Pinter's Figure 1, live: the same query planned four ways, one after the
+ * other through the engine (raw A*, smoothed, smoothed with turns ignoring
+ * walls, the chosen legal method), drawn together; the unit drives the last.
+ * @param {[number, number]} start
+ * @param {[number, number]} goal
+ * @returns {Promise<LastResult>}
+ */
+async function compare(start, goal) {
+  const { options: base, errors } = readOptions();
+  const u = readUnit();
+  const problems = [...Object.values(errors), ...Object.values(u.errors), ...costErrors.values()];
+  if (problems.length) return search(start, goal); // reports the problem, sends nothing
+  const chosen = u.values.turning && LEGAL_TURNING.includes(u.values.turning) ? u.values.turning : 'tighter';
+  const width = u.values.width ?? 1;
+  const plans = [
+    { key: 'raw', label: 'A* (tile path)', turning: null },
+    { key: 'smooth', label: 'Smoothed', turning: 'smooth' },
+    { key: 'ignore', label: 'Smoothed + turns, walls ignored', turning: 'ignore' },
+  ];
+  compared = null;
+  compareLegend.hidden = true;
+  /** @type {NonNullable<typeof compared>} */
+  const entries = [];
+  const version = model.version;
+  for (const p of plans) {
+    setStatus('searching', `Compare: planning ${p.label}… (${entries.length + 1} of 4)`, null);
+    searching = true;
+    updateButtons();
+    /** @type {any} */
+    let res;
+    try {
+      res = await engine.findPath({
+        map: { width: model.width, height: model.height, version, cells: model.cells, terrainCosts: terrainCosts() },
+        start,
+        goal,
+        options: /** @type {any} */ ({ ...base, trace: false, ...unitOptions({ ...u.values, width }, p.turning) }),
+      });
+    } catch (e) {
+      searching = false;
+      updateButtons();
+      if (e instanceof CancelledError) setStatus('cancelled', 'Compare cancelled.', 0);
+      else setStatus('error', `Error: ${messageOf(e)}`, 0);
+      throw e;
+    }
+    const tiles = Array.isArray(res.path) ? res.path.map((/** @type {number[]} */ q) => /** @type {[number, number]} */ ([q[0], q[1]])) : [];
+    let route = null;
+    if (p.turning && res.status === 'found' && Array.isArray(res.segments)) route = SegmentPath.fromJson(res.segments);
+    const found = res.status === 'found';
+    entries.push({
+      key: p.key,
+      label: p.label,
+      color: COMPARE_COLORS[/** @type {keyof typeof COMPARE_COLORS} */ (p.key)],
+      visible: true,
+      status: res.status,
+      length: found ? (route ? res.segments_length ?? route.length : res.length) : null,
+      turns: found ? (route ? res.turns ?? 0 : tileTurns(tiles)) : null,
+      // The tile path is planned for the same body (clearance A*): it never touches a wall.
+      legal: found ? (route ? res.legal ?? null : true) : false,
+      message: res.message || '',
+      route,
+      tiles: route ? null : tiles,
+      blocked: route && Array.isArray(res.blocked) ? res.blocked : [],
+    });
+  }
+  searching = false;
+  const out = await search(start, goal, chosen);
+  entries.push({
+    key: 'chosen',
+    label: `Legal: ${chosen}`,
+    color: COMPARE_COLORS.chosen,
+    visible: true,
+    status: out.status,
+    length: out.status === 'found' ? out.segmentsLength ?? out.length ?? null : null,
+    turns: out.status === 'found' ? out.turns ?? 0 : null,
+    legal: out.status === 'found' ? out.legal ?? null : false,
+    message: out.message || '',
+    route: planned ? planned.route : null,
+    tiles: planned ? null : out.path || null,
+    blocked: out.blocked || [],
+  });
+  compared = entries;
+  renderer.compare = entries;
+  showCompareLegend();
+  const shown = statusText.textContent || '';
+  setStatus(statusBox.dataset.state || 'found', `Compare (Pinter's Figure 1): 4 plans drawn · ${shown}`, 1);
+  needsDraw = true;
+  return out;
+}
+
+/** The legend of the comparison: colour, name, length, turns, legal; a checkbox to show each. */
+function showCompareLegend() {
+  compareLegend.replaceChildren();
+  if (!compared) {
+    compareLegend.hidden = true;
+    return;
+  }
+  const h = document.createElement('h3');
+  h.textContent = "Pinter's Figure 1: one query, four ways";
+  const table = document.createElement('table');
+  const head = table.insertRow();
+  for (const t of ['', 'length', 'turns', 'legal']) {
+    const th = document.createElement('th');
+    th.textContent = t;
+    head.append(th);
+  }
+  compared.forEach((e, i) => {
+    const tr = table.insertRow();
+    tr.dataset.testid = `compare-${e.key}`;
+    const c0 = tr.insertCell();
+    const lab = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.checked = e.visible;
+    box.dataset.testid = `compare-show-${e.key}`;
+    box.addEventListener('change', () => {
+      e.visible = box.checked;
+      needsDraw = true;
+    });
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    sw.style.background = e.color;
+    lab.append(box, ' ', sw, `${String.fromCharCode(97 + i)}. ${e.label}`);
+    c0.append(lab);
+    const found = e.status === 'found';
+    const c1 = tr.insertCell();
+    c1.className = 'num';
+    c1.textContent = found && e.length !== null ? e.length.toFixed(2) : '–';
+    const c2 = tr.insertCell();
+    c2.className = 'num';
+    c2.textContent = found && e.turns !== null ? String(e.turns) : '–';
+    const c3 = tr.insertCell();
+    c3.dataset.testid = `compare-legal-${e.key}`;
+    c3.className = e.legal ? 'ok' : 'bad';
+    c3.textContent = found ? (e.legal ? '\u2713' : '\u2717') : 'no path';
+    c3.title = e.message || (e.legal ? 'the body never overlaps a wall' : 'the body overlaps a wall');
+  });
+  const tr = table.insertRow();
+  tr.className = 'disabled';
+  const c = tr.insertCell();
+  c.colSpan = 4;
+  const lab = document.createElement('label');
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.disabled = true;
+  lab.append(box, ' e. Directional A* (coming)');
+  c.append(lab);
+  compareLegend.append(h, table);
+  compareLegend.hidden = false;
+}
+
+compareBox.addEventListener('change', () => {
+  updateUnitUi();
+  if (!compareBox.checked) {
+    renderer.compare = null;
+    compareLegend.hidden = true;
+    needsDraw = true;
+  } else if (compared) {
+    renderer.compare = compared;
+    compareLegend.hidden = false;
+    needsDraw = true;
+  }
+});
+
 /**
  * Run a search from start to goal on the current map, show it, drive the unit.
  * @param {[number, number]} start
@@ -828,6 +1114,7 @@ function terrainCosts() {
  */
 async function runSearch(start, goal) {
   try {
+    if (compareBox.checked) return await compare(start, goal);
     return await search(start, goal);
   } finally {
     searchCount++;
@@ -837,13 +1124,18 @@ async function runSearch(start, goal) {
 /**
  * @param {[number, number]} start
  * @param {[number, number]} goal
+ * @param {string | null} [turningOverride]  plan with this turning method instead of the chosen one
  * @returns {Promise<LastResult>}
  */
-async function search(start, goal) {
-  const { options, errors } = readOptions();
-  const problems = [...Object.values(errors), ...costErrors.values()];
+async function search(start, goal, turningOverride) {
+  const { options: baseOptions, errors } = readOptions();
+  const unitRead = readUnit();
+  const turning = turningOverride === undefined ? unitRead.values.turning : turningOverride;
+  const options = { ...baseOptions, ...unitOptions(unitRead.values, turning) };
+  const problems = [...Object.values(errors), ...Object.values(unitRead.errors), ...costErrors.values()];
   if (problems.length) {
     updateOptionsUi();
+    updateUnitUi();
     const message = `Not searching: ${problems[0]}`;
     setStatus('error', message, 0);
     throw new Error(message);
@@ -912,8 +1204,26 @@ async function search(start, goal) {
     replay: false,
     optimalLength: scenario ? scenario.optimal : null,
     matchesOptimal: null,
+    turning,
   };
   lastResult = out;
+  planned = null;
+  if (turning && Array.isArray(res.segments) && res.status === 'found') {
+    out.segments = res.segments;
+    out.legal = res.legal ?? null;
+    out.blocked = Array.isArray(res.blocked) ? res.blocked : [];
+    out.speedLimits = Array.isArray(res.speed_limits) ? res.speed_limits : [];
+    out.turns = res.turns ?? 0;
+    out.segmentsLength = res.segments_length ?? null;
+    try {
+      const route = SegmentPath.fromJson(res.segments);
+      planned = { route, limits: out.speedLimits, pivots: route.corners() };
+    } catch (e) {
+      console.warn(messageOf(e));
+    }
+  }
+  unit.width = turning ? (options.width ?? 1) : (options.width ?? null);
+  renderer.unitWidth = unit.width;
 
   /** @type {Replay | null} */
   let replay = null;
@@ -935,11 +1245,11 @@ async function search(start, goal) {
     showReplay();
   } else {
     renderer.setResult(res.explored || null, path);
-    if (res.status === 'found' && path.length) {
-      // Steady speed; very long paths are driven faster so the drive takes at most a minute.
-      unit.setSpeed(Math.max(Number(speedInput.value) || 8, (res.length || 0) / 60), performance.now());
-      unit.drive(path, performance.now());
-    }
+    if (res.status === 'found' && path.length) startDrive(path);
+  }
+  if (planned) {
+    renderer.route = planned.route;
+    renderer.blocked = out.blocked || [];
   }
   renderer.stale = version !== model.version;
 
@@ -952,12 +1262,20 @@ async function search(start, goal) {
     benchResult.className = `bench-result ${verdict.ok ? 'ok' : 'bad'}`;
     bench = verdict.text;
   }
-  if (res.status === 'found' && path.length) {
+  if (res.status === 'found' && planned && out.legal === false) {
+    const why = String(res.message || 'the body overlaps a wall').replace(/^not legal( for this unit)?:\s*/i, '');
+    setStatus('no_path', `Path found but not legal: ${why} · ${stats}`, 1);
+  } else if (res.status === 'found' && planned) {
+    const slow = out.speedLimits?.length ? ` · slows down in ${out.speedLimits.length} stretch${out.speedLimits.length > 1 ? 'es' : ''}` : '';
+    setStatus('found', `Legal path (${turning}): length ${fixed(out.segmentsLength ?? res.length, 2)}, ${out.turns} turn${out.turns === 1 ? '' : 's'}${slow} · ${stats}`, 1);
+  } else if (res.status === 'found' && path.length) {
     const quality = res.optimal === true ? ' (shortest)' : res.optimal === false ? ' (not guaranteed shortest)' : '';
     const length = scenario ? bench : `length ${fixed(res.length, 1)}`;
     setStatus('found', `Path found${quality}: ${fmt(path.length)} tiles, ${length}, cost ${fixed(res.cost ?? NaN, 1)} · ${stats}`, 1);
   } else if (res.status === 'no_path' || res.status === 'unreachable') {
-    setStatus(res.status, `No path: the goal cannot be reached from the start · ${stats}${bench ? ` · ${bench}` : ''}`, 1);
+    const body = unit.width ? ` for a unit ${fixed(unit.width, 2)} tiles wide${turning ? ` turning on radius ${options.radius}` : ''}` : '';
+    const why = body && res.message && !/^no path/i.test(res.message) ? ` (${res.message})` : '';
+    setStatus('no_path', `No path${body}: the goal cannot be reached from the start${why} · ${stats}${bench ? ` · ${bench}` : ''}`, 1);
   } else {
     const why = res.message ? `: ${res.message}` : '';
     setStatus('no_path', `No path (${res.status.replace(/_/g, ' ')})${why} · ${stats}`, 1);
@@ -1147,6 +1465,9 @@ async function fetchText(path) {
  */
 function showMap(map, key) {
   if (searching) engine.cancel();
+  planned = null;
+  compared = null;
+  compareLegend.hidden = true;
   clearScenarios();
   model.load(map);
   lastResult = null;
@@ -1562,11 +1883,36 @@ const api = {
       tool: editor.tool,
       worker: { ...engine.stats },
       lastResult: lastResult ? { ...lastResult, path: lastResult.path ? lastResult.path.map((p) => [...p]) : undefined } : null,
-      unit: { x: unit.pose.x, y: unit.pose.y, heading: unit.pose.heading, moving: unit.moving },
+      unit: {
+        x: unit.pose.x,
+        y: unit.pose.y,
+        heading: unit.pose.heading,
+        moving: unit.moving,
+        speed: unit.currentSpeed,
+        factor: unit.factor,
+        pivoting: !!unit.pivot,
+        travelled: unit.travelled,
+        width: unit.width,
+      },
       benchmark: bench
         ? { name: bench.name, scenarios: bench.scenarios.length, chosen: bench.chosen ? { ...bench.chosen } : null }
         : null,
     };
+  },
+
+  /**
+   * Pinter's Figure 1 after a Compare: [{label, key, length, turns, legal, status, visible}], or null.
+   */
+  compare() {
+    return compared
+      ? compared.map((e) => ({ key: e.key, label: e.label, length: e.length, turns: e.turns, legal: e.legal, status: e.status, visible: e.visible }))
+      : null;
+  },
+
+  /** The unit's settings as they would be sent, and the errors of bad fields. */
+  unitOptions() {
+    const { values, errors } = readUnit();
+    return { ...values, errors };
   },
 
   /**
@@ -1589,6 +1935,7 @@ for (const [name, values] of Object.entries(PROVISIONAL_CHOICES)) {
 buildPalette();
 setBrush(1);
 updateOptionsUi();
+updateUnitUi();
 updateButtons();
 updateReplayBar();
 relayout();

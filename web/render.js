@@ -134,6 +134,17 @@ export class Renderer {
     this.hover = null;
     /** @type {{x: number, y: number, heading: number} | null} */
     this.unit = null;
+    /** the unit's diameter in tiles (drawn as a disc around it), or null */
+    this.unitWidth = /** @type {number | null} */ (null);
+    /** @type {import('./segments.js').SegmentPath | null} the realistic path (lines and arcs) */
+    this.route = null;
+    /** @type {Array<[number, number]>} stretches of the route where the body overlaps a wall */
+    this.blocked = [];
+    /**
+     * Pinter's Figure 1: several plans of one query, each in its colour.
+     * @type {Array<{label: string, color: string, visible: boolean, route: import('./segments.js').SegmentPath | null, tiles: Array<[number, number]> | null, blocked: Array<[number, number]>}> | null}
+     */
+    this.compare = null;
     this.showGrid = true;
     this.brush = 1;
     /** @type {Map<number, DrawnTile>} what Lester's view drew in the last frame, by flat index */
@@ -185,6 +196,9 @@ export class Renderer {
   setResult(explored, path, scores = null) {
     this.explored = explored;
     this.path = path && path.length ? path : null;
+    this.route = null;
+    this.blocked = [];
+    this.compare = null;
     this.scores = scores;
     this.current = -1;
     this.stale = false;
@@ -408,7 +422,12 @@ export class Renderer {
     ctx.strokeRect(-0.5, -0.5, this.width * ts + 1, this.height * ts + 1);
     if (lester) this._lester(x0, y0, x1, y1);
     if (this.current >= 0 && !lester) this._currentTile(this.current);
-    if (this.path) this._path();
+    if (this.compare) this._compare();
+    else if (this.route) {
+      if (this.path) this._path(0.3);
+      this._route(this.route, COLORS.path, Math.max(2, Math.min(5, ts * 0.2)), this.stale ? 0.45 : 1);
+      this._blocked(this.route, this.blocked);
+    } else if (this.path) this._path();
     if (this.start) this._marker(this.start, COLORS.start, 'S', lester);
     if (this.goal) this._marker(this.goal, COLORS.goal, 'G', lester);
     if (this.unit) this._unit(this.unit);
@@ -566,11 +585,92 @@ export class Renderer {
     ctx.restore();
   }
 
-  _path() {
+  /**
+   * A realistic path: true arcs and lines; reversing stretches dashed.
+   * @param {import('./segments.js').SegmentPath} route
+   * @param {string} color
+   * @param {number} width  line width, CSS px
+   * @param {number} alpha
+   */
+  _route(route, color, width, alpha) {
+    const { ctx, tileSize: ts } = this;
+    ctx.save();
+    ctx.globalAlpha = alpha;
+    ctx.strokeStyle = color;
+    ctx.lineJoin = 'round';
+    ctx.lineCap = 'round';
+    ctx.lineWidth = width;
+    // A dark casing keeps the path readable over any terrain.
+    for (const [gear, dash] of /** @type {Array<[number, number[]]>} */ ([[1, []], [-1, [width * 2.5, width * 2]]])) {
+      if (!route.segments.some((g) => g.gear === gear)) continue;
+      ctx.setLineDash(dash);
+      ctx.beginPath();
+      route.trace(ctx, ts, 0, route.length, (g) => g.gear === gear);
+      ctx.strokeStyle = 'rgba(8, 10, 14, 0.55)';
+      ctx.lineWidth = width + 2.5;
+      ctx.stroke();
+      ctx.strokeStyle = color;
+      ctx.lineWidth = width;
+      ctx.stroke();
+    }
+    ctx.restore();
+  }
+
+  /**
+   * The stretches where the body overlaps a wall: thick translucent red.
+   * @param {import('./segments.js').SegmentPath} route
+   * @param {Array<[number, number]>} blocked
+   */
+  _blocked(route, blocked) {
+    if (!blocked || !blocked.length) return;
+    const { ctx, tileSize: ts } = this;
+    ctx.save();
+    ctx.strokeStyle = 'rgba(255, 45, 45, 0.55)';
+    ctx.lineCap = 'round';
+    ctx.lineJoin = 'round';
+    ctx.lineWidth = Math.max(8, Math.min(ts * 0.7, 28));
+    for (const [a, b] of blocked) {
+      ctx.beginPath();
+      route.trace(ctx, ts, a, Math.max(b, a + 1e-3));
+      ctx.stroke();
+    }
+    ctx.restore();
+  }
+
+  /** Pinter's Figure 1: each visible plan in its colour, the chosen one on top. */
+  _compare() {
+    const { ctx, tileSize: ts } = this;
+    const entries = /** @type {NonNullable<Renderer['compare']>} */ (this.compare);
+    const width = Math.max(2, Math.min(4.5, ts * 0.16));
+    // Where plans coincide, the earlier ones show as wider bands under the later ones.
+    const widen = [1, 2.1, 1.55, 1];
+    entries.forEach((e, i) => {
+      if (!e.visible) return;
+      if (e.route) {
+        this._route(e.route, e.color, width * (widen[i] ?? 1), 0.95);
+        this._blocked(e.route, e.blocked);
+      } else if (e.tiles && e.tiles.length) {
+        ctx.save();
+        ctx.strokeStyle = e.color;
+        ctx.lineJoin = 'miter';
+        ctx.lineWidth = width;
+        ctx.setLineDash([]);
+        ctx.beginPath();
+        e.tiles.forEach(([x, y], k) => (k ? ctx.lineTo((x + 0.5) * ts, (y + 0.5) * ts) : ctx.moveTo((x + 0.5) * ts, (y + 0.5) * ts)));
+        ctx.stroke();
+        ctx.fillStyle = e.color;
+        if (ts >= 10) for (const [x, y] of e.tiles) ctx.fillRect((x + 0.5) * ts - 2, (y + 0.5) * ts - 2, 4, 4);
+        ctx.restore();
+      }
+    });
+  }
+
+  /** @param {number} [alpha=1] */
+  _path(alpha = 1) {
     const { ctx, tileSize: ts } = this;
     const path = /** @type {Array<[number, number]>} */ (this.path);
     ctx.save();
-    ctx.globalAlpha = this.stale ? 0.45 : 1;
+    ctx.globalAlpha = (this.stale ? 0.45 : 1) * alpha;
     ctx.strokeStyle = COLORS.path;
     ctx.lineJoin = 'round';
     ctx.lineCap = 'round';
@@ -634,9 +734,20 @@ export class Renderer {
   /** @param {{x: number, y: number, heading: number}} pose */
   _unit(pose) {
     const { ctx, tileSize: ts } = this;
-    const size = Math.max(9, Math.min(ts * 0.9, 40));
+    const w = this.unitWidth;
+    const size = w ? Math.max(9, w * ts * 0.8) : Math.max(9, Math.min(ts * 0.9, 40));
     ctx.save();
     ctx.translate(pose.x * ts, pose.y * ts);
+    if (w) {
+      // The body: a disc of the unit's true width.
+      ctx.beginPath();
+      ctx.arc(0, 0, (w * ts) / 2, 0, Math.PI * 2);
+      ctx.fillStyle = 'rgba(245, 247, 250, 0.18)';
+      ctx.fill();
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = 'rgba(245, 247, 250, 0.9)';
+      ctx.stroke();
+    }
     ctx.rotate(pose.heading);
     ctx.beginPath();
     ctx.moveTo(size * 0.6, 0);

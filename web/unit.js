@@ -76,22 +76,46 @@ export class Polyline {
 }
 
 /**
- * The unit: drives a polyline at `speed` tiles per second, time-based, so
- * the motion is the same whatever the frame rate.
+ * Something a unit can drive: a Polyline or a segments.SegmentPath.
+ * @typedef {{length: number, poseAt: (d: number, fallback?: number) => Pose & {gear?: number}}} Route
+ */
+
+/** How long the unit stands turning on the spot at a corner or a stop stretch, seconds. */
+export const PIVOT_SECONDS = 0.35;
+
+/**
+ * The unit: drives a route at `speed` tiles per second, time-based (the same
+ * motion whatever the frame rate), slowing to speed x factor inside the
+ * route's speed-limit stretches; at a declared pivot (a corner of the path,
+ * or a stretch with factor 0) it stops and turns on the spot briefly.
  */
 export class Unit {
   /** @param {number} [speed=8]  tiles per second */
   constructor(speed = 8) {
     this.speed = speed;
-    /** @type {Polyline | null} */
+    /** @type {Route | null} */
     this.route = null;
-    /** @type {number} start time of the drive (ms, performance.now clock) */
-    this.t0 = 0;
-    /** @type {Pose} */
+    /** @type {Array<[number, number, number]>} [from, to, factor] along the route */
+    this.limits = [];
+    /** @type {number[]} distances where the unit stops and pivots */
+    this.pivots = [];
+    /** @type {number} the clock of the last update (ms, performance.now) */
+    this.last = 0;
+    /** @type {Pose & {gear?: number}} */
     this.pose = { x: 0.5, y: 0.5, heading: 0 };
     this.moving = false;
     /** distance travelled at the last update, tiles */
     this.travelled = 0;
+    /** the speed at the last update (tiles/s; 0 while pivoting or stopped) */
+    this.currentSpeed = 0;
+    /** the speed factor at the last update (1 outside speed limits) */
+    this.factor = 1;
+    /** @type {{at: number, left: number, from: number, to: number} | null} a pivot in progress */
+    this.pivot = null;
+    /** @type {Set<number>} pivots already made on this drive */
+    this.pivotsDone = new Set();
+    /** the unit's diameter in tiles (drawn as a disc), null: a point */
+    this.width = /** @type {number | null} */ (null);
   }
 
   /**
@@ -103,6 +127,8 @@ export class Unit {
     this.route = null;
     this.moving = false;
     this.travelled = 0;
+    this.currentSpeed = 0;
+    this.pivot = null;
     this.pose = { x: tile[0] + 0.5, y: tile[1] + 0.5, heading };
   }
 
@@ -112,11 +138,29 @@ export class Unit {
    * @param {number} now  ms
    */
   drive(tiles, now) {
-    this.route = Polyline.fromTiles(tiles);
-    this.t0 = now;
+    this.driveRoute(Polyline.fromTiles(tiles), now);
+  }
+
+  /**
+   * Start driving a route from its start.
+   * @param {Route} route
+   * @param {number} now  ms
+   * @param {{limits?: Array<[number, number, number]>, pivots?: number[]}} [opts]
+   */
+  driveRoute(route, now, opts = {}) {
+    this.route = route;
+    this.limits = (opts.limits || []).filter((l) => Array.isArray(l) && l.length >= 3).map((l) => [Number(l[0]), Number(l[1]), Math.max(0, Math.min(1, Number(l[2])))]);
+    // A stop stretch (factor 0) is a pivot at its start, then crawled over.
+    const stops = this.limits.filter((l) => l[2] === 0).map((l) => l[0]);
+    this.pivots = [...new Set([...(opts.pivots || []), ...stops])].sort((a, b) => a - b);
+    this.pivotsDone = new Set();
+    this.pivot = null;
+    this.last = now;
     this.travelled = 0;
-    this.moving = this.route.length > 0;
-    this.pose = this.route.poseAt(0, this.pose.heading);
+    this.moving = route.length > 0;
+    this.pose = route.poseAt(0, this.pose.heading);
+    this.factor = this._factor(0);
+    this.currentSpeed = this.moving ? this.speed * this.factor : 0;
   }
 
   /**
@@ -125,11 +169,27 @@ export class Unit {
    * @param {number} now    ms
    */
   setSpeed(speed, now) {
-    if (this.route && this.moving) {
-      this.update(now);
-      this.t0 = now - (this.travelled / speed) * 1000;
-    }
+    this.update(now);
     this.speed = speed;
+  }
+
+  /** @param {number} d */
+  _factor(d) {
+    let f = 1;
+    for (const [a, b, k] of this.limits) if (d >= a && d < b) f = Math.min(f, k);
+    // A stop stretch is crawled over once the pivot is done.
+    return f === 0 ? 0.2 : f;
+  }
+
+  /** The next distance after d where the speed factor may change or a pivot is due. @param {number} d */
+  _nextBoundary(d) {
+    let next = /** @type {Route} */ (this.route).length;
+    for (const [a, b] of this.limits) {
+      if (a > d && a < next) next = a;
+      if (b > d && b < next) next = b;
+    }
+    for (const p of this.pivots) if (p > d && p < next && !this.pivotsDone.has(p)) next = p;
+    return next;
   }
 
   /**
@@ -139,10 +199,54 @@ export class Unit {
    */
   update(now) {
     if (!this.route || !this.moving) return false;
-    const d = ((now - this.t0) / 1000) * this.speed;
-    this.travelled = Math.min(d, this.route.length);
-    this.pose = this.route.poseAt(this.travelled, this.pose.heading);
-    if (d >= this.route.length) this.moving = false;
+    const route = this.route;
+    let t = Math.max(0, (now - this.last) / 1000);
+    this.last = now;
+    let d = this.travelled;
+    for (let guard = 0; guard < 1000 && t > 0 && this.moving; guard++) {
+      if (this.pivot) {
+        const used = Math.min(t, this.pivot.left);
+        this.pivot.left -= used;
+        t -= used;
+        if (this.pivot.left <= 1e-9) this.pivot = null;
+        continue;
+      }
+      const due = this.pivots.find((p) => Math.abs(p - d) < 1e-9 && !this.pivotsDone.has(p));
+      if (due !== undefined) {
+        this.pivotsDone.add(due);
+        const from = route.poseAt(Math.max(0, due - 1e-6), this.pose.heading).heading;
+        const to = route.poseAt(Math.min(route.length, due + 1e-6), this.pose.heading).heading;
+        this.pivot = { at: due, left: PIVOT_SECONDS, from, to };
+        continue;
+      }
+      const f = this._factor(d);
+      const v = this.speed * f;
+      const boundary = this._nextBoundary(d);
+      const need = (boundary - d) / v;
+      if (need <= t) {
+        d = boundary;
+        t -= need;
+        if (d >= route.length) this.moving = false;
+      } else {
+        d += v * t;
+        t = 0;
+      }
+    }
+    this.travelled = Math.min(d, route.length);
+    this.pose = route.poseAt(this.travelled, this.pose.heading);
+    if (this.pivot) {
+      // Turn on the spot, the short way round, from the heading before to the one after.
+      const p = this.pivot;
+      let diff = p.to - p.from;
+      diff = Math.atan2(Math.sin(diff), Math.cos(diff));
+      const k = 1 - p.left / PIVOT_SECONDS;
+      this.pose = { ...this.pose, heading: p.from + diff * k };
+      this.currentSpeed = 0;
+      this.factor = 0;
+    } else {
+      this.factor = this.moving ? this._factor(this.travelled) : 1;
+      this.currentSpeed = this.moving ? this.speed * this.factor : 0;
+    }
     return this.moving;
   }
 }

@@ -339,7 +339,9 @@ def test_blocked_or_off_map_ends_and_walled_in_goal(lab: Page):
     expect(status(lab)).to_have_attribute("data-state", "no_path", timeout=SEARCH_TIMEOUT_MS)
     expect(status(lab)).to_contain_text("No path")
     result = state(lab)["lastResult"]
-    assert result["status"] == "no_path" and result["path"] == [] and result["expanded"] > 0
+    # The core may see at once that the goal is on another island (no expansions needed).
+    assert result["status"] in ("no_path", "unreachable") and result["path"] == []
+    assert result["expanded"] > 0 or result["status"] == "unreachable"
     assert not state(lab)["unit"]["moving"]
 
 
