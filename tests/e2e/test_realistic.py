@@ -150,3 +150,45 @@ def test_a_unit_wider_than_every_corridor_finds_no_path(lab: Page):
     assert res["status"] == "no_path"
     expect(status(lab)).to_contain_text("No path for a unit 2.5 tiles wide")
     set_unit(lab)
+
+
+# Pinter's Figure 7b: a one-tile driveway off a hall; a unit turning on radius 2 must back up.
+DRIVEWAY_MAP = [
+    "####################",
+    "#..................#",
+    "#.S................#",
+    "#..................#",
+    "##########.#########",
+    "##########.#########",
+    "##########G#########",
+    "####################",
+]
+
+
+def test_backup_reverses_into_the_driveway(lab: Page):
+    set_map(lab, DRIVEWAY_MAP)
+    set_unit(lab, turning="backup", radius="2")
+    lab.get_by_test_id("can-reverse").set_checked(True)
+    res = search(lab)
+    assert res["legal"] is True, res
+    gears = [s["gear"] for s in res["segments"]]
+    assert -1 in gears and gears[0] == 1  # drives in forward, backs up, then goes on: a three-point turn
+    expect(status(lab)).to_contain_text("Legal path (backup)")
+    set_unit(lab, turning="recalculate", radius="2")  # forward turns on radius 2 find no legal way in
+    lab.get_by_test_id("can-reverse").set_checked(False)
+    assert search(lab)["legal"] is False
+    expect(status(lab)).to_contain_text("not legal")
+
+
+def test_fixed_angle_art_redraws_the_path_in_eight_directions(lab: Page):
+    set_map(lab, L_MAP)
+    set_unit(lab, turning="tighter", radius="1.5")
+    lab.get_by_test_id("art").select_option("8")
+    res = search(lab)
+    assert res["segments"] and all(s["type"] == "line" for s in res["segments"])
+    for s in res["segments"]:
+        if s["length"] > 1e-9:  # every heading a multiple of 45 degrees (Pinter's Figure 15)
+            k = s["heading"] / (math.pi / 4)
+            assert abs(k - round(k)) < 1e-6, s
+    assert isinstance(res["legal"], bool)
+    lab.get_by_test_id("art").select_option("")

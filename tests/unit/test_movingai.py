@@ -44,10 +44,11 @@ def test_astar_matches_optimal_lengths(name):
         check_path(m.blocked, r.path, sc.start, sc.goal)
 
 
-@pytest.mark.parametrize("name", ["arena", "lak303d", "Berlin_0_256", "maze512-1-0"])
+@pytest.mark.parametrize("name", MAPS)
 def test_dijkstra_matches_optimal_lengths(name):
     m, scens, two_dec = load(name)
-    for sc in sample(scens, 3, seed=11):
+    small = m.width * m.height <= 256 * 256  # Dijkstra floods the map: the longest problem only on big ones
+    for sc in sample(scens, 3 if small else 1, seed=11):
         r = arcstar.plan(m, sc.start, sc.goal, method="dijkstra", costs="octile")
         assert abs(r.cost - sc.optimal) <= tolerance(sc.optimal, two_dec), (sc, r.cost)
 
