@@ -176,7 +176,8 @@ def test_backup_reverses_into_the_driveway(lab: Page):
     expect(status(lab)).to_contain_text("Legal path (backup)")
     set_unit(lab, turning="ignore", radius="2")  # turning forward on radius 2 into the driveway clips a wall
     lab.get_by_test_id("can-reverse").set_checked(False)
-    assert search(lab)["legal"] is False
+    res = search(lab, expect_state="no_path")  # shown as "Path found but not legal"
+    assert res["status"] == "found" and res["legal"] is False
     expect(status(lab)).to_contain_text("not legal")
 
 
