@@ -49,7 +49,6 @@ goal's row, column and diagonal quadrant.
 
 from __future__ import annotations
 
-import math
 import time
 import weakref
 from array import array
@@ -61,7 +60,7 @@ import numpy as np
 from .grid import GridGraph
 from .heuristics import HEURISTICS, make_heuristic
 from .jump_tables import compute_tables, forced_bits, padded_free
-from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, STOP_RULES, Trace, _acquire, _release
+from .search import FOUND, NO_PATH, RUNNING, SteppedSearch, Trace, _acquire, _release, check_search_args
 
 __all__ = ["JPS", "JPSPlus", "check_graph", "jump_tables", "prepare"]
 
@@ -232,7 +231,7 @@ def _octile_constants(graph: GridGraph, weight: float) -> tuple[float, float]:
     return straight * scale, (diagonal - straight) * scale
 
 
-class _JumpSearch:
+class _JumpSearch(SteppedSearch):
     """The machinery JPS and JPS+ share: validation, stepping, results, trace.
 
     The constructor takes ``search.AStar``'s arguments, so callers can swap one for the other;
@@ -250,15 +249,9 @@ class _JumpSearch:
         if turn_penalty != 0 or isinstance(turn_penalty, bool):
             raise ValueError(f"{self.name} cannot apply a turn penalty (jumps skip the tiles where turns would "
                              f"be charged): turn_penalty must be 0, got {turn_penalty!r}")
-        if stop not in STOP_RULES:
-            raise ValueError(f"stop must be one of {', '.join(STOP_RULES)}, got {stop!r}")
+        check_search_args(stop, weight, max_expansions)
         if heuristic not in HEURISTICS:
             raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {heuristic!r}")
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
-            raise ValueError(f"weight must be a finite number >= 0, got {weight!r}")
-        if max_expansions is not None and (isinstance(max_expansions, bool) or not isinstance(max_expansions, int)
-                                           or max_expansions < 1):
-            raise ValueError(f"max_expansions must be a positive integer, got {max_expansions!r}")
         prep = prepare(graph)
         if isinstance(goals, (list, tuple)):
             distinct = list(dict.fromkeys(goals))
@@ -314,38 +307,6 @@ class _JumpSearch:
             self._hfun = make_heuristic(self._heuristic, self.graph, self.goal, self._weight)
         return self._hfun
 
-    # -- running --------------------------------------------------------------------------
-    def step(self, budget: int = 1) -> str:
-        """Expand at most ``budget`` jump points; return the status (``running`` until it ends)."""
-        if self.status != RUNNING:
-            return self.status
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"step budget must be a positive integer, got {budget!r}")
-        if self.max_expansions is not None:
-            budget = min(budget, self.max_expansions - self.expanded)
-        t0 = time.perf_counter()
-        try:
-            self._expand(budget)
-        finally:
-            self.ms += (time.perf_counter() - t0) * 1000.0
-        if self.status == RUNNING and self.max_expansions is not None and self.expanded >= self.max_expansions:
-            self._finish(BUDGET, None)
-        return self.status
-
-    def run(self, slice_size: int = 4096) -> str:
-        """Step to the end (bounded by ``max_expansions`` if given)."""
-        while self.step(slice_size) == RUNNING:
-            pass
-        return self.status
-
-    def cancel(self) -> None:
-        """Stop for good; the node arrays go back to the pool."""
-        if self.status == RUNNING:
-            self._finish(CANCELLED, None)
-
-    def _expand(self, budget: int) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
-
     def _finish(self, status: str, goal: int | None) -> None:
         self.status = status
         self.goal_found = goal
@@ -358,18 +319,9 @@ class _JumpSearch:
             self._jump_path = jumps
             self.cost = ws.g[goal]
         if self.trace is not None:
-            self._snapshot_trace()
+            self.trace.snapshot(ws, self._open_stamp + 1, self._h)
         self._heap = []
         _release(ws)
-
-    def _snapshot_trace(self) -> None:
-        ws, tr, h_of = self._ws, self.trace, self._h
-        closed_s = self._open_stamp + 1
-        for node in tr.seen:
-            g = ws.g[node]
-            h = h_of(node)
-            tr.nodes[node] = {"closed": ws.stamp[node] == closed_s, "g": g, "h": h, "f": g + h,
-                              "parent": ws.parent[node]}
 
     # -- results ----------------------------------------------------------------------------
     @property

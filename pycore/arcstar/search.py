@@ -90,6 +90,16 @@ class Trace:
     updates: list = field(default_factory=list)
     nodes: dict[int, dict] = field(default_factory=dict)
 
+    def snapshot(self, ws: Workspace, closed_stamp: int, h_of) -> None:
+        """Record every seen node's final state from a search's workspace (small searches only)."""
+        if len(self.expanded) > TRACE_DETAIL_LIMIT:
+            return
+        g, parent, stamp = ws.g, ws.parent, ws.stamp
+        for node in self.seen:
+            h = h_of(node)
+            self.nodes[node] = {"closed": stamp[node] == closed_stamp, "g": g[node], "h": h, "f": g[node] + h,
+                                "parent": parent[node]}
+
     def explored(self, graph: GridGraph) -> bytes:
         """One byte per map tile, row-major: 0 unseen, 1 open, 2 closed (built with numpy)."""
         mask = np.zeros((graph.height + 2) * graph.stride, dtype=np.uint8)
@@ -120,7 +130,63 @@ class Trace:
         return out
 
 
-class AStar:
+def check_search_args(stop: str, weight: float, max_expansions: int | None) -> None:
+    """The arguments every engine shares; a clear ValueError for a bad one."""
+    if stop not in STOP_RULES:
+        raise ValueError(f"stop must be one of {', '.join(STOP_RULES)}, got {stop!r}")
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
+        raise ValueError(f"weight must be a finite number >= 0, got {weight!r}")
+    if max_expansions is not None and (isinstance(max_expansions, bool) or not isinstance(max_expansions, int)
+                                       or max_expansions < 1):
+        raise ValueError(f"max_expansions must be a positive integer, got {max_expansions!r}")
+
+
+class SteppedSearch:
+    """What makes a search resumable: ``step(budget)`` runs ``_expand`` for at most ``budget``
+    expansions and keeps time and the total budget; subclasses give ``_expand`` and
+    ``_finish(status, goal)`` and set ``status``, ``expanded``, ``ms`` and ``max_expansions``."""
+
+    status: str
+    expanded: int
+    ms: float
+    max_expansions: int | None
+
+    def step(self, budget: int = 1) -> str:
+        """Expand at most ``budget`` nodes; return the status (``running`` until it ends)."""
+        if self.status != RUNNING:
+            return self.status
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"step budget must be a positive integer, got {budget!r}")
+        if self.max_expansions is not None:
+            budget = min(budget, self.max_expansions - self.expanded)
+        t0 = time.perf_counter()
+        try:
+            self._expand(budget)
+        finally:
+            self.ms += (time.perf_counter() - t0) * 1000.0
+        if self.status == RUNNING and self.max_expansions is not None and self.expanded >= self.max_expansions:
+            self._finish(BUDGET, None)
+        return self.status
+
+    def run(self, slice_size: int = 4096) -> str:
+        """Step to the end (bounded by ``max_expansions`` if given)."""
+        while self.step(slice_size) == RUNNING:
+            pass
+        return self.status
+
+    def cancel(self) -> None:
+        """Stop for good; the node arrays go back to the pool."""
+        if self.status == RUNNING:
+            self._finish(CANCELLED, None)
+
+    def _expand(self, budget: int) -> None:  # pragma: no cover - every engine has its own
+        raise NotImplementedError
+
+    def _finish(self, status: str, goal: int | None) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+class AStar(SteppedSearch):
     """One A*/Dijkstra query from ``start`` to the nearest of ``goals`` (node ids of ``graph``).
 
     heuristic: a name from ``heuristics.HEURISTICS``; weight: H multiplier (>= 0).
@@ -136,13 +202,7 @@ class AStar:
     def __init__(self, graph: GridGraph, start: int, goals: list[int], heuristic: str = "octile",
                  weight: float = 1.0, stop: str = "closed", max_expansions: int | None = None,
                  trace: bool = False, open_list: str = "heap", turn_penalty: float = 0.0) -> None:
-        if stop not in STOP_RULES:
-            raise ValueError(f"stop must be one of {', '.join(STOP_RULES)}, got {stop!r}")
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
-            raise ValueError(f"weight must be a finite number >= 0, got {weight!r}")
-        if max_expansions is not None and (isinstance(max_expansions, bool) or not isinstance(max_expansions, int)
-                                           or max_expansions < 1):
-            raise ValueError(f"max_expansions must be a positive integer, got {max_expansions!r}")
+        check_search_args(stop, weight, max_expansions)
         if isinstance(turn_penalty, bool) or not isinstance(turn_penalty, (int, float)) \
                 or not math.isfinite(turn_penalty) or turn_penalty < 0:
             raise ValueError(f"turn_penalty must be a finite number >= 0, got {turn_penalty!r}")
@@ -180,34 +240,6 @@ class AStar:
             self.trace.updates.extend((start, 0.0, -1))
 
     # -- running --------------------------------------------------------------------------
-    def step(self, budget: int = 1) -> str:
-        """Expand at most ``budget`` nodes; return the status (``running`` until it ends)."""
-        if self.status != RUNNING:
-            return self.status
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"step budget must be a positive integer, got {budget!r}")
-        if self.max_expansions is not None:
-            budget = min(budget, self.max_expansions - self.expanded)
-        t0 = time.perf_counter()
-        try:
-            self._expand(budget)
-        finally:
-            self.ms += (time.perf_counter() - t0) * 1000.0
-        if self.status == RUNNING and self.max_expansions is not None and self.expanded >= self.max_expansions:
-            self._finish(BUDGET, None)
-        return self.status
-
-    def run(self, slice_size: int = 4096) -> str:
-        """Step to the end (bounded by ``max_expansions`` if given)."""
-        while self.step(slice_size) == RUNNING:
-            pass
-        return self.status
-
-    def cancel(self) -> None:
-        """Stop for good; the node arrays go back to the pool."""
-        if self.status == RUNNING:
-            self._finish(CANCELLED, None)
-
     def _expand(self, budget: int) -> None:
         if self._turn or not hasattr(self._open, "heap"):
             self._expand_general(budget)
@@ -356,20 +388,9 @@ class AStar:
             self._path = path
             self.cost = ws.g[goal]
         if self.trace is not None:
-            self._snapshot_trace()
+            self.trace.snapshot(ws, self._open_stamp + 1, self._h)
         self._open = make_open_list("heap", 0)
         _release(ws)
-
-    def _snapshot_trace(self) -> None:
-        ws, tr, h_of = self._ws, self.trace, self._h
-        if len(tr.expanded) > TRACE_DETAIL_LIMIT:
-            return
-        closed_s = self._open_stamp + 1
-        for node in tr.seen:
-            g = ws.g[node]
-            h = h_of(node)
-            tr.nodes[node] = {"closed": ws.stamp[node] == closed_s, "g": g, "h": h, "f": g + h,
-                              "parent": ws.parent[node]}
 
     # -- results ----------------------------------------------------------------------------
     @property
