@@ -60,7 +60,7 @@ import numpy as np
 from .grid import GridGraph
 from .heuristics import HEURISTICS, make_heuristic
 from .jump_tables import compute_tables, forced_bits, padded_free
-from .search import FOUND, NO_PATH, RUNNING, SteppedSearch, Trace, _acquire, _release, check_search_args
+from .search import FOUND, NO_PATH, RUNNING, SteppedSearch, Trace, _acquire, _release, check_search_args, parent_chain
 
 __all__ = ["JPS", "JPSPlus", "check_graph", "jump_tables", "prepare"]
 
@@ -312,11 +312,7 @@ class _JumpSearch(SteppedSearch):
         self.goal_found = goal
         ws = self._ws
         if goal is not None:
-            jumps = [goal]
-            while jumps[-1] != self.start:
-                jumps.append(ws.parent[jumps[-1]])
-            jumps.reverse()
-            self._jump_path = jumps
+            self._jump_path = parent_chain(ws.parent, self.start, goal)
             self.cost = ws.g[goal]
         if self.trace is not None:
             self.trace.snapshot(ws, self._open_stamp + 1, self._h)

@@ -130,6 +130,15 @@ class Trace:
         return out
 
 
+def parent_chain(parent: list[int], start: int, goal: int) -> list[int]:
+    """The nodes from ``start`` to ``goal`` read back through the parent array."""
+    chain = [goal]
+    while chain[-1] != start:
+        chain.append(parent[chain[-1]])
+    chain.reverse()
+    return chain
+
+
 def check_search_args(stop: str, weight: float, max_expansions: int | None) -> None:
     """The arguments every engine shares; a clear ValueError for a bad one."""
     if stop not in STOP_RULES:
@@ -381,11 +390,7 @@ class AStar(SteppedSearch):
         self.goal_found = goal
         ws = self._ws
         if goal is not None:
-            path = [goal]
-            while path[-1] != self.start:
-                path.append(ws.parent[path[-1]])
-            path.reverse()
-            self._path = path
+            self._path = parent_chain(ws.parent, self.start, goal)
             self.cost = ws.g[goal]
         if self.trace is not None:
             self.trace.snapshot(ws, self._open_stamp + 1, self._h)
