@@ -111,6 +111,7 @@ MIME_TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".map": "text/plain; charset=utf-8",  # MovingAI maps, not source maps
     ".scen": "text/plain; charset=utf-8",
+    ".py": "text/plain; charset=utf-8",  # the benchmark page loads its measuring module
 }
 SITE_HEADERS = {
     # Cross-origin isolation: SharedArrayBuffer, so pyodide.setInterruptBuffer can stop Python.
@@ -705,6 +706,12 @@ def playwright_chromium() -> str | None:
                                     "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium")
                   for p in base.glob(pattern) if is_executable(p)]
     return str(max(candidates, key=revision)) if candidates else None
+
+
+# Headless Chromium as the tests and benchmarks start it: no sandbox (root in CI), and none of the
+# background connections a machine without internet refuses.
+CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run")
 
 
 def find_chromium() -> str | None:

@@ -22,11 +22,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run directly: the repo root
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.timing import median_us  # noqa: E402
 
 try:
     import arcstar  # noqa: F401
@@ -56,14 +58,6 @@ def maps_dir() -> Path | None:
     return None
 
 
-def _median_us(fn: Callable[[], object], calls: int, repeats: int) -> float:
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        samples.append((time.perf_counter() - t0) / calls)
-    return statistics.median(samples) * 1e6
 
 
 def long_path(m, min_points: int = 200, seed: int = 3) -> list[tuple[int, int]]:
@@ -91,7 +85,7 @@ def run(report: Callable[[dict], None] | None = None, *, repeats: int = 5) -> li
 
     def add(name: str, fn: Callable[[], object], calls: int, per: int = 1) -> None:
         """Time ``fn`` (which does ``per`` operations); report per operation."""
-        us = _median_us(fn, calls, repeats) / per
+        us = median_us(fn, calls, repeats) / per
         emit({"name": name, "median_us": round(us, 2), "calls": calls * per})
 
     maps = maps_dir()
@@ -128,7 +122,7 @@ def run(report: Callable[[dict], None] | None = None, *, repeats: int = 5) -> li
         legs = smooth(m, tiles, WIDTH)
         legs = list(zip(legs, legs[1:]))
         tiles_long = sum(math.dist(a, b) for a, b in legs)
-        us = _median_us(lambda: [swept_line_clear(m, a, b, WIDTH) for a, b in legs], 5, repeats)
+        us = median_us(lambda: [swept_line_clear(m, a, b, WIDTH) for a, b in legs], 5, repeats)
         emit(
             {
                 "name": f"swept_line_clear, {len(legs)} smoothed legs (per leg)",

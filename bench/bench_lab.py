@@ -10,7 +10,6 @@ corner cutting), timed by the engine (search time) and, in the browser, also end
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import time
@@ -25,8 +24,6 @@ import build  # noqa: E402
 from arcstar.mapio import load_map, parse_scen  # noqa: E402
 
 MAP = "Berlin_0_256"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def _problem():
@@ -59,8 +56,8 @@ def run(report=None, *, loads: int = 5, queries: int = 5) -> list[dict]:
     rows_text = ["".join("#" if b else "." for b in row) for row in tilemap.blocked]
     try:
         with sync_playwright() as pw:
-            exe = os.environ.get("ARCSTAR_CHROMIUM") or build.find_chromium()
-            browser = pw.chromium.launch(headless=True, args=CHROMIUM_ARGS,
+            exe = build.find_chromium()
+            browser = pw.chromium.launch(headless=True, args=list(build.CHROMIUM_ARGS),
                                          **({"executable_path": exe} if exe else {}))
             boots = []
             page = None

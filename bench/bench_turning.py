@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run directly: the repo root
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.timing import median_us  # noqa: E402
 
 try:
     import arcstar  # noqa: F401
@@ -102,14 +104,6 @@ def zigzag_road(steps: int = 24, leg: int = 5) -> tuple[TileMap, list[tuple[int,
     return m, res.path
 
 
-def _median_us(fn: Callable[[], object], calls: int, repeats: int) -> float:
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        samples.append((time.perf_counter() - t0) / calls)
-    return statistics.median(samples) * 1e6
 
 
 def run(report: Callable[[dict], None] | None = None, *, repeats: int = 5, calls: int = 3) -> list[dict]:
@@ -118,7 +112,7 @@ def run(report: Callable[[dict], None] | None = None, *, repeats: int = 5, calls
 
     def add(name: str, fn: Callable[[], object], describe: Callable[[object], str]) -> None:
         out = fn()  # warm the per-map caches (clearance, collision tables, graphs)
-        us = _median_us(fn, calls, repeats)
+        us = median_us(fn, calls, repeats)
         row = {"name": name, "median_us": round(us, 1), "calls": calls * repeats, "result": describe(out)}
         rows.append(row)
         if report is not None:

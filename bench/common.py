@@ -7,15 +7,10 @@ asserted anywhere.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import http.server
-import importlib.util
 import os
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,31 +21,18 @@ ROOT = BENCH.parent
 # PYCORE_SOURCE (this tree's pycore/, or --pycore) taken when the run starts.
 PYCORE = ROOT / "pycore"
 PYCORE_SOURCE = ROOT / "pycore"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (the repo's entry point: cache, hashes, server, Chromium)
 
 
 def data_dir() -> Path | None:
     """The Moving AI benchmark folder: $ARCSTAR_BENCHMARKS, else shared/ beside the repo."""
-    env = os.environ.get("ARCSTAR_BENCHMARKS")
-    for c in ([Path(env)] if env else []) + [ROOT.parent / "shared" / "benchmarks" / "movingai"]:
-        if (c / "maps").is_dir() and (c / "scen").is_dir():
-            return c
-    return None
+    return build.benchmarks_source()
 
 
-def cache_dir() -> Path:
-    """The download cache shared with build.py: $ARCSTAR_CACHE or ~/.cache/arcstar."""
-    configured = os.environ.get("ARCSTAR_CACHE")
-    path = Path(configured).expanduser() if configured else Path.home() / ".cache" / "arcstar"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+cache_dir = build.cache_dir  # the download cache shared with build.py
+sha256_of = build.sha256_of
 
 
 class BenchError(Exception):
@@ -197,71 +179,11 @@ def fmt_ratio(v: float | None) -> str:
 
 # --- a static server for the browser sections ----------------------------------------------------
 
-MIME_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8",
-    ".json": "application/json",
-    ".wasm": "application/wasm",
-    ".whl": "application/zip",
-    ".zip": "application/zip",
-    ".py": "text/plain; charset=utf-8",
-    ".map": "text/plain; charset=utf-8",  # Moving AI maps
-    ".scen": "text/plain; charset=utf-8",
-}
-ISOLATION_HEADERS = {
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Embedder-Policy": "require-corp",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "Cache-Control": "no-store",
-}
-
-
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
-
-    def end_headers(self) -> None:
-        for k, v in ISOLATION_HEADERS.items():
-            self.send_header(k, v)
-        super().end_headers()
-
-    def log_message(self, fmt: str, *args: object) -> None:
-        pass
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        if isinstance(sys.exc_info()[1], ConnectionError):
-            return
-        super().handle_error(request, client_address)
-
-
-def serve(directory: Path) -> tuple[_Server, str]:
-    """Serve ``directory`` (symlinks followed) on 127.0.0.1, cross-origin isolated."""
-    server = _Server(("127.0.0.1", 0), functools.partial(_Handler, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, name="bench-site", daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+def serve(directory: Path) -> tuple[object, str]:
+    """Serve ``directory`` on 127.0.0.1, cross-origin isolated (build.py's server)."""
+    return build.start_server(directory)
 
 
 def find_chromium() -> str | None:
-    """$ARCSTAR_CHROMIUM, else build.py's find_chromium(), else chromium on PATH."""
-    configured = os.environ.get("ARCSTAR_CHROMIUM")
-    if configured:
-        return configured if os.access(configured, os.X_OK) else None
-    try:
-        spec = importlib.util.spec_from_file_location("_arcstar_build", ROOT / "build.py")
-        if spec is not None and spec.loader is not None:
-            build = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(build)
-            found = build.find_chromium() if hasattr(build, "find_chromium") else None
-            if found:
-                return str(found)
-    except Exception:  # noqa: BLE001 - build.py is optional here
-        pass
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
+    """$ARCSTAR_CHROMIUM, else Playwright's own, else chromium on PATH (build.py's rule)."""
+    return build.find_chromium()

@@ -32,6 +32,7 @@ from bench.common import (
     Context,
     SectionResult,
     Table,
+    build,  # noqa: F401
     cache_dir,
     data_dir,
     find_chromium,
@@ -61,14 +62,7 @@ CPY_TARGETS = {
     "jps_plus": 50.0,
     "jps+": 50.0,
 }  # x faster than the PyPI peer's A*
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+CHROMIUM_ARGS = list(build.CHROMIUM_ARGS)
 
 
 def plan_maps(ctx: Context) -> list[dict]:

@@ -27,14 +27,7 @@ if str(ROOT) not in sys.path:
 
 import build  # noqa: E402  (the repo's build script, found via ROOT above)
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+CHROMIUM_ARGS = list(build.CHROMIUM_ARGS)
 VIEWPORT = {"width": 1280, "height": 860}
 BOOT_TIMEOUT_MS = 120_000  # cold Pyodide boot is ~5 s here; CI machines can be slower
 
