@@ -3,12 +3,19 @@
 Tiles are (x, y) with x growing right and y growing down; tile (x, y) covers
 [x, x+1) x [y, y+1) and its centre is (x + 0.5, y + 0.5). Headings are radians,
 0 = +x (east), pi/2 = +y (south, down the screen).
+
+The layers, each a subpackage that imports only the ones before it: ``maps``, ``search``,
+``geometry``, ``collision``, ``turning``, ``planner``, ``service``.
 """
 
-from .mapio import MapFile, load_map, parse_ascii, parse_movingai_map, parse_scen
-from .planner import PlanJob, PlanOptions, PlanResult, nearest, plan
-from .tilemap import DEFAULT_TERRAINS, Terrain, TileMap
+from .collision import Unit
+from .maps import DEFAULT_TERRAINS, CostProfile, MapFile, Terrain, TileMap, load_map, parse_ascii, parse_movingai_map, parse_scen
+from .outcomes import BadInput, ErrorKind, Status
+from .planner import METHODS, PlanJob, PlanOptions, PlanResult, guarantee, nearest, plan
+from .search import SearchOptions
+from .turning import TurningOptions
+from .version import __version__
 
-__version__ = "0.1.0"
-__all__ = ["DEFAULT_TERRAINS", "MapFile", "PlanJob", "PlanOptions", "PlanResult", "Terrain", "TileMap",
-           "load_map", "nearest", "parse_ascii", "parse_movingai_map", "parse_scen", "plan", "__version__"]
+__all__ = ["DEFAULT_TERRAINS", "METHODS", "BadInput", "CostProfile", "ErrorKind", "MapFile", "PlanJob", "PlanOptions",
+           "PlanResult", "SearchOptions", "Status", "Terrain", "TileMap", "TurningOptions", "Unit", "__version__",
+           "guarantee", "load_map", "nearest", "parse_ascii", "parse_movingai_map", "parse_scen", "plan"]

@@ -15,11 +15,11 @@ import statistics
 import sys
 from pathlib import Path
 
-from .grid import COST_MODELS, DIAGONAL_POLICIES
-from .heuristics import HEURISTICS
-from .mapio import load_map, parse_scen, to_ascii
+from .search.grid import COST_MODELS, DIAGONAL_POLICIES
+from .search.heuristics import HEURISTICS
+from .maps.mapio import load_map, parse_scen, to_ascii
 from .planner import METHODS, plan
-from .turning import TURN_METHODS
+from .turning.methods import TURN_METHODS
 
 
 def _point(text: str) -> tuple:
@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("mapfile")
     pl.add_argument("--from", dest="start", type=_point, help="start tile X,Y (default: the map's S marker)")
     pl.add_argument("--to", dest="goal", type=_point, help="goal tile X,Y (default: the map's E marker)")
-    pl.add_argument("--method", choices=METHODS + TURN_METHODS, default="astar",
+    pl.add_argument("--method", choices=(*METHODS, *TURN_METHODS), default="astar",
                     help="a search (astar, dijkstra, jps, jpsplus, hpa) or a turning method on A*'s path "
                          "(smooth, ignore, recalculate, tighter, backup)")
     pl.add_argument("--width", type=float, default=None, help="the unit's diameter in tiles")
@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("scen", help="run every problem of a Moving AI .scen file and compare with its optimum")
     sc.add_argument("mapfile")
     sc.add_argument("scenfile")
-    sc.add_argument("--algorithm", choices=METHODS, default="astar")
+    sc.add_argument("--algorithm", choices=tuple(METHODS), default="astar")
     sc.add_argument("--first", type=int, default=None, help="run only the first N problems")
     sc.add_argument("--json", action="store_true", help="print the rows as a JSON list")
     return p

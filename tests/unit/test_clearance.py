@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arcstar.clearance import DEFAULT_CAP, MOVES, clearance_map, move_masks_for, passable_for, step_ok_for
-from arcstar.collision import swept_line_clear
-from arcstar.grid import GridGraph, GridOptions
-from arcstar.mapio import parse_ascii
-from arcstar.tilemap import TileMap
+from arcstar.collision.clearance import DEFAULT_CAP, MOVES, clearance_map, move_masks_for, passable_for, step_ok_for
+from arcstar.collision.swept import swept_line_clear
+from arcstar.search.grid import GridGraph, GridOptions
+from arcstar.maps.mapio import parse_ascii
+from arcstar.maps.tilemap import TileMap
 from conftest import benchmarks_dir
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -105,7 +105,7 @@ def test_clearance_on_a_movingai_map_matches_brute_force_at_sampled_tiles():
     root = benchmarks_dir()
     if root is None:
         pytest.skip("Moving AI benchmark maps not available")
-    from arcstar.mapio import load_map
+    from arcstar.maps.mapio import load_map
 
     m = load_map(root / "maps" / "brc202d.map").map
     c = clearance_map(m)

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arcstar.collision import (
+from arcstar.collision.swept import (
     Footprint,
     blocked_stretches,
     first_collision,
@@ -31,10 +31,10 @@ from arcstar.collision import (
     walkable_curve,
     walkable_sampled,
 )
-from arcstar.curves import dubins, dubins_all
-from arcstar.geometry import Arc, Line, Path, Pose
-from arcstar.mapio import parse_ascii
-from arcstar.tilemap import TileMap
+from arcstar.geometry.curves import dubins, dubins_all
+from arcstar.geometry.primitives import Arc, Line, Path, Pose
+from arcstar.maps.mapio import parse_ascii
+from arcstar.maps.tilemap import TileMap
 
 BAND = 1.1e-3
 STEP = 0.002

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from arcstar.curves import (
+from arcstar.geometry.curves import (
     arc_then_line,
     arc_then_line_candidates,
     dubins,
@@ -30,7 +30,7 @@ from arcstar.curves import (
     shortest_pinter,
     turning_center,
 )
-from arcstar.geometry import Arc, Line, Path, Pose, angle_diff
+from arcstar.geometry.primitives import Arc, Line, Path, Pose, angle_diff
 
 TAU = 2 * math.pi
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arcstar.geometry import Arc, Line, Path, Pose, angle_diff, normalize_angle, segment_from_json
+from arcstar.geometry.primitives import Arc, Line, Path, Pose, angle_diff, normalize_angle, segment_from_json
 
 TAU = 2 * math.pi
 

@@ -5,7 +5,7 @@ beside the start. Costs 10/14, Manhattan x 10, no corner cutting, stop when the 
 """
 
 import arcstar
-from arcstar.grid import GridOptions, graph_for
+from arcstar.search.grid import GridOptions, graph_for
 from reference import check_path, dijkstra, path_cost
 
 LESTER = """

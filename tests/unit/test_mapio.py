@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arcstar
-from arcstar.mapio import (
+from arcstar.maps.mapio import (
     load_map,
     map_from_json,
     map_to_json,

@@ -5,7 +5,7 @@ import random
 import pytest
 
 import arcstar
-from arcstar.mapio import load_map, parse_scen
+from arcstar.maps.mapio import load_map, parse_scen
 from conftest import benchmarks_dir
 from reference import check_path
 

@@ -8,8 +8,8 @@ import pytest
 
 import arcstar
 from arcstar.cli import main
-from arcstar.geometry import Line, Path
-from arcstar.turning import TURN_METHODS
+from arcstar.geometry.primitives import Line, Path
+from arcstar.turning.methods import TURN_METHODS
 from reference import disc_clear
 
 ROOMS = """

@@ -15,10 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arcstar import parse_ascii
-from arcstar.clearance import MOVES
-from arcstar.roads import cone_map, plan_on_road, realize_on_road, road_cones, road_graph_mask, road_map, road_mask
-from arcstar.tilemap import TileMap
-from arcstar.turning import realize
+from arcstar.collision.clearance import MOVES
+from arcstar.planner import plan_on_road
+from arcstar.turning.roads import cone_map, realize_on_road, road_cones, road_graph_mask, road_map, road_mask
+from arcstar.maps.tilemap import TileMap
+from arcstar.turning.methods import realize
 from test_turning import body_margin, check_shape, covered, path_points
 
 L_ROAD = """

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import arcstar
-from arcstar.grid import GridOptions, graph_for
-from arcstar.search import AStar
+from arcstar.search.grid import GridOptions, graph_for
+from arcstar.search.engine import AStar
 from reference import check_path, dijkstra, path_cost
 
 COSTS = np.array([1.0, math.inf, 0.5, 2.0, 4.0, 3.0, math.inf])  # the default terrain costs by code
@@ -130,8 +130,8 @@ def test_repeated_searches_reuse_node_arrays_without_stale_data():
         again = arcstar.plan(loaded.map, loaded.start, loaded.goal, heuristic="octile")
         assert (again.path, again.cost, again.expanded) == (first.path, first.cost, first.expanded)
     # interleaved searches each keep their own arrays
-    a = arcstar.PlanJob(loaded.map, loaded.start, loaded.goal, arcstar.PlanOptions(heuristic="octile"))
-    b = arcstar.PlanJob(loaded.map, loaded.goal, loaded.start, arcstar.PlanOptions(heuristic="octile"))
+    a = arcstar.PlanJob(loaded.map, loaded.start, loaded.goal, arcstar.PlanOptions.from_dict({"heuristic": "octile"}))
+    b = arcstar.PlanJob(loaded.map, loaded.goal, loaded.start, arcstar.PlanOptions.from_dict({"heuristic": "octile"}))
     while not (a.done and b.done):
         a.step(1)
         b.step(1)

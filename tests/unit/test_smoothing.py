@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arcstar import plan
-from arcstar.collision import swept_line_clear, walkable_sampled
-from arcstar.mapio import parse_ascii
-from arcstar.smoothing import smooth, smooth_points, tile_centres
-from arcstar.tilemap import TileMap
+from arcstar.collision.swept import swept_line_clear, walkable_sampled
+from arcstar.maps.mapio import parse_ascii
+from arcstar.turning.smoothing import smooth, smooth_points, tile_centres
+from arcstar.maps.tilemap import TileMap
 
 
 def ascii_map(text: str) -> TileMap:

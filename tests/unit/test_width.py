@@ -46,7 +46,7 @@ def test_wider_units_take_wider_gaps_or_find_none():
 def test_every_step_keeps_the_disc_off_the_walls(w, h, cells, width, data):
     blocked = np.array(cells[:w * h]).reshape(h, w) & (np.random.default_rng(w * h).random((h, w)) < 0.35)
     m = arcstar.TileMap.from_blocked(blocked)
-    from arcstar.clearance import passable_for
+    from arcstar.collision.clearance import passable_for
     fits = np.argwhere(passable_for(m, width))
     if len(fits) < 2:
         return

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .geometry import TWO_PI, Arc, Line, Path, Pose, check_radius, normalize_angle, point_of
+from .primitives import TWO_PI, Arc, Line, Path, Pose, check_radius, normalize_angle, point_of
 
 __all__ = [
     "arc_then_line", "arc_then_line_candidates", "dubins", "dubins_all", "dubins_length",

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from .grid import DIAGONAL_POLICIES, GridOptions
-from .tilemap import TileMap
+from ..maps.tilemap import TileMap
 
 
 def connectivity(diagonal: str = "both", neighbours: int = 8) -> int:

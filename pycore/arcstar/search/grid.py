@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from .tilemap import INF, TileMap
+from ..maps.tilemap import INF, TileMap
+from .heuristics import HEURISTICS, admissible, make_heuristic
 
 SQRT2 = math.sqrt(2.0)
 DIAGONAL_POLICIES = ("never", "both", "either", "always")
@@ -59,7 +61,7 @@ class GridGraph:
     ``moves`` holds, per direction: (node offset, step-cost list, check kind, side offsets).
     Step-cost lists hold ``inf`` for impassable tiles and the border. ``legal[node]`` is a bit
     mask of the moves allowed from a node (bit k for ``moves[k]``, diagonal policy applied),
-    built with numpy, and ``successors[mask]`` lists just those moves as (offset, costs, k):
+    built with numpy, and ``moves_by_mask[mask]`` lists just those moves as (offset, costs, k):
     the search's inner loop then visits only legal steps and checks nothing.
     """
 
@@ -82,8 +84,10 @@ class GridGraph:
         self.xs, self.ys = xs.tolist(), ys.tolist()  # padded coordinates per node, for heuristics
         self.moves = self._moves()
         self.legal = self._legal_masks(np.isfinite(cost))
-        self.successors = [tuple((m[0], m[1], k) for k, m in enumerate(self.moves) if mask >> k & 1)
-                           for mask in range(1 << len(self.moves))]
+        self.moves_by_mask = [tuple((m[0], m[1], k) for k, m in enumerate(self.moves) if mask >> k & 1)
+                              for mask in range(1 << len(self.moves))]
+        self.node_count = (self.height + 2) * self.stride
+        self.cell_count = self.width * self.height
 
     def _moves(self) -> list[tuple[int, list, int, int, int]]:
         s = self.stride
@@ -126,6 +130,36 @@ class GridGraph:
         other.legal = bytes(mask.ravel())
         other.passable = bytes(np.pad(np.asarray(standable, dtype=np.uint8), 1).ravel())
         return other
+
+    # -- the graph protocol (``search.graph.Graph``) -------------------------------------------
+    heuristics = HEURISTICS
+    default_heuristic = "octile"
+
+    def usable(self, node: int) -> bool:
+        return 0 <= node < self.node_count and bool(self.passable[node])
+
+    def successors(self, node: int) -> list[tuple[int, float]]:
+        return [(node + d, costs[node + d]) for d, costs, _k in self.moves_by_mask[self.legal[node]]]
+
+    def place(self, node: int) -> tuple[float, float]:
+        """The tile's centre (x + 0.5, y + 0.5)."""
+        y, x = divmod(node, self.stride)
+        return x - 0.5, y - 0.5
+
+    def heuristic(self, goals: Sequence[int], name: str, weight: float = 1.0) -> Callable[[int], float]:
+        hs = [make_heuristic(name, self, g, weight) for g in goals]
+        if len(hs) == 1:
+            return hs[0]
+        return lambda n: min(h(n) for h in hs)
+
+    def admissible(self, name: str, weight: float = 1.0) -> bool:
+        return admissible(name, self, weight)
+
+    def cell_index(self, nodes: np.ndarray) -> np.ndarray:
+        """Flat tile indices ``y * width + x`` of padded node ids (-1 stays -1)."""
+        n = np.asarray(nodes, dtype=np.int64)
+        y, x = np.divmod(n, self.stride)
+        return np.where(n >= 0, (y - 1) * self.width + x - 1, -1)
 
     def node(self, x: int, y: int) -> int:
         return (y + 1) * self.stride + x + 1

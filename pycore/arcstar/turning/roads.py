@@ -41,11 +41,11 @@ from typing import Any
 
 import numpy as np
 
-from .clearance import MOVES
-from .collision import check_width
-from .geometry import angle_diff, check_radius
-from .tilemap import TileMap
-from .turning import Realized, _check_tiles, _heading, _masked_search, _polyline, _realize, _search_options
+from ..collision.clearance import MOVES
+from ..collision.swept import check_width
+from ..geometry.primitives import angle_diff, check_radius
+from ..maps.tilemap import TileMap
+from .methods import Realized, check_heading, check_tiles, polyline, realize_checked
 
 __all__ = ["Cone", "cone_map", "plan_on_road", "realize_on_road", "road_cones", "road_graph_mask", "road_map",
            "road_mask", "ROAD"]
@@ -110,36 +110,6 @@ def road_graph_mask(tilemap: TileMap) -> np.ndarray:
     return mask
 
 
-def plan_on_road(tilemap: TileMap, start: object, goal: object, **options: object) -> Any:
-    """A* restricted to road tiles (Pinter's "temporarily disallow movement to any off-road
-    tile"): ``planner.PlanResult``; options as in ``PlanOptions`` (``width`` included: the unit
-    must fit on the road, the verge counting as a wall). ``ValueError`` for a start or goal off
-    the road or too close to its edge for the width."""
-    from .planner import PlanResult, check_tile
-    from .search import FOUND, NO_PATH, path_length
-
-    tilemap = _check_map(tilemap)
-    opts = _search_options(dict(options), options.get("width"))
-    s = check_tile(tilemap, start, "start")
-    g = check_tile(tilemap, goal, "goal")
-    road = road_mask(tilemap)
-    for role, (x, y) in (("start", s), ("goal", g)):
-        if not road[y, x]:
-            raise ValueError(f"{role} ({x}, {y}) is not a road tile")
-    strict = road_map(tilemap)  # the body must fit on the road: the verge counts as a wall
-    s = check_tile(strict, s, "start", opts.width)
-    g = check_tile(strict, g, "goal", opts.width)
-    search = _masked_search(strict, opts, s, g, road_graph_mask(tilemap), road)
-    if search is None:
-        return PlanResult(status=NO_PATH, message="the start or goal is too close to the road's edge for this width")
-    path = search.path or []
-    message = "" if search.status == FOUND else f"no path along the road ({search.status})"
-    return PlanResult(status=search.status, path=path, cost=search.cost, length=path_length(path),
-                      expanded=search.expanded, ms=search.ms, optimal=False, message=message)
-
-
-# ----------------------------------------------------------------------------- cones
-
 @dataclass(frozen=True)
 class Cone:
     """The cones of one road turn.
@@ -184,7 +154,7 @@ def road_cones(tilemap: TileMap, tiles: Any, radius: float) -> list[Cone]:
     """Pinter's cones for a road tile path: one ``Cone`` per turn (see the module notes)."""
     tilemap = _check_map(tilemap)
     r = check_radius(radius, "radius")
-    tiles = _check_tiles(tilemap, tiles)
+    tiles = check_tiles(tilemap, tiles)
     road = road_mask(tilemap)
     blocked = tilemap.blocked
     turns = _turns(tiles)
@@ -238,11 +208,11 @@ def realize_on_road(tilemap: TileMap, tiles: Any, width: float, radius: float, *
     tilemap = _check_map(tilemap)
     w = check_width(width)
     r = check_radius(radius, "radius")
-    hs = _heading(start_heading, "start_heading")
-    hg = _heading(goal_heading, "goal_heading")
+    hs = check_heading(start_heading, "start_heading")
+    hg = check_heading(goal_heading, "goal_heading")
     if not isinstance(cones, bool):
         raise ValueError(f"cones must be true or false, got {cones!r}")
-    tiles = _check_tiles(tilemap, tiles)
+    tiles = check_tiles(tilemap, tiles)
     if not tiles:
         return None
     method = "road+cones" if cones else "road"
@@ -251,13 +221,13 @@ def realize_on_road(tilemap: TileMap, tiles: Any, width: float, radius: float, *
     if off:
         pts = [(x + 0.5, y + 0.5) for x, y in tiles]
         pts = [p for k, p in enumerate(pts) if k == 0 or p != pts[k - 1]]
-        path = _polyline(pts, hs, hg)
+        path = polyline(pts, hs, hg)
         return Realized(path, False, method, pts, [], len(path.corners()),
                         f"no legal path: tile {off[0]} is not a road tile", 1)
     strict = road_map(tilemap)
     cone_list = road_cones(tilemap, tiles, r)
     target = cone_map(tilemap, cone_list) if cones else strict
-    res = _realize(target, strict, tiles, hs, hg, w, r, "tighter")
+    res = realize_checked(target, strict, tiles, hs, hg, w, r, "tighter")
     res.method = method
     n_cones = sum(len(c.tiles) for c in cone_list)
     where = (f"checked against walls and {n_cones} cone(s) at {len(cone_list)} turn(s)" if cones

@@ -1,4 +1,4 @@
-"""The best-first search engine: A*, weighted A* and Dijkstra over a ``GridGraph``.
+"""The best-first search engine: A*, weighted A* and Dijkstra over any ``graph.Graph``.
 
 A search is a resumable object: ``step(budget)`` expands at most ``budget`` nodes and returns,
 so a caller (the Web Worker's scheduler) can timeslice it and cancel it between slices.
@@ -19,16 +19,20 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 
 import numpy as np
 
+from ..outcomes import BadInput, Status
+from .graph import CellGraph, Graph
 from .grid import GridGraph
-from .heuristics import heuristic_constants, make_heuristic
+from .heuristics import heuristic_constants
 from .openlists import TIE, make_open_list
 
-RUNNING, FOUND, NO_PATH, BUDGET, CANCELLED = "running", "found", "no_path", "budget_exhausted", "cancelled"
+RUNNING, FOUND, NO_PATH = Status.RUNNING, Status.FOUND, Status.NO_PATH
+BUDGET, CANCELLED = Status.BUDGET_EXHAUSTED, Status.CANCELLED
 STOP_RULES = ("closed", "reached")
 TRACE_DETAIL_LIMIT = 50_000  # above this many expansions a trace keeps the explored mask only
 
@@ -64,12 +68,12 @@ _POOL: dict[int, list[Workspace]] = {}
 _POOL_KEEP = 2
 
 
-def _acquire(size: int) -> Workspace:
+def acquire_workspace(size: int) -> Workspace:
     free = _POOL.setdefault(size, [])
     return free.pop() if free else Workspace(size)
 
 
-def _release(ws: Workspace) -> None:
+def release_workspace(ws: Workspace) -> None:
     free = _POOL.setdefault(ws.size, [])
     if len(free) < _POOL_KEEP:
         free.append(ws)
@@ -100,12 +104,13 @@ class Trace:
             self.nodes[node] = {"closed": stamp[node] == closed_stamp, "g": g[node], "h": h, "f": g[node] + h,
                                 "parent": parent[node]}
 
-    def explored(self, graph: GridGraph) -> bytes:
-        """One byte per map tile, row-major: 0 unseen, 1 open, 2 closed (built with numpy)."""
-        mask = np.zeros((graph.height + 2) * graph.stride, dtype=np.uint8)
-        mask[np.asarray(self.updates[0::3], dtype=np.int64)] = 1
-        mask[np.asarray(self.expanded, dtype=np.int64)] = 2
-        return mask.reshape(graph.height + 2, graph.stride)[1:-1, 1:-1].tobytes()
+    def explored(self, graph: CellGraph) -> bytes:
+        """One byte per cell of the graph (a map tile, row-major): 0 unseen, 1 open, 2 closed."""
+        mask = np.zeros(graph.cell_count, dtype=np.uint8)
+        for value, nodes in ((1, self.updates[0::3]), (2, self.expanded)):
+            cells = graph.cell_index(np.asarray(nodes, dtype=np.int64))
+            mask[cells[cells >= 0]] = value
+        return mask.tobytes()
 
     def expand(self, node: int) -> None:
         self.expanded.append(node)
@@ -142,12 +147,12 @@ def parent_chain(parent: list[int], start: int, goal: int) -> list[int]:
 def check_search_args(stop: str, weight: float, max_expansions: int | None) -> None:
     """The arguments every engine shares; a clear ValueError for a bad one."""
     if stop not in STOP_RULES:
-        raise ValueError(f"stop must be one of {', '.join(STOP_RULES)}, got {stop!r}")
+        raise BadInput(f"stop must be one of {', '.join(STOP_RULES)}, got {stop!r}", "stop")
     if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
-        raise ValueError(f"weight must be a finite number >= 0, got {weight!r}")
+        raise BadInput(f"weight must be a finite number >= 0, got {weight!r}", "weight")
     if max_expansions is not None and (isinstance(max_expansions, bool) or not isinstance(max_expansions, int)
                                        or max_expansions < 1):
-        raise ValueError(f"max_expansions must be a positive integer, got {max_expansions!r}")
+        raise BadInput(f"max_expansions must be a positive integer, got {max_expansions!r}", "max_expansions")
 
 
 class SteppedSearch:
@@ -155,17 +160,17 @@ class SteppedSearch:
     expansions and keeps time and the total budget; subclasses give ``_expand`` and
     ``_finish(status, goal)`` and set ``status``, ``expanded``, ``ms`` and ``max_expansions``."""
 
-    status: str
+    status: Status
     expanded: int
     ms: float
     max_expansions: int | None
 
-    def step(self, budget: int = 1) -> str:
+    def step(self, budget: int = 1) -> Status:
         """Expand at most ``budget`` nodes; return the status (``running`` until it ends)."""
         if self.status != RUNNING:
             return self.status
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"step budget must be a positive integer, got {budget!r}")
+            raise BadInput(f"step budget must be a positive integer, got {budget!r}", "budget")
         if self.max_expansions is not None:
             budget = min(budget, self.max_expansions - self.expanded)
         t0 = time.perf_counter()
@@ -177,7 +182,7 @@ class SteppedSearch:
             self._finish(BUDGET, None)
         return self.status
 
-    def run(self, slice_size: int = 4096) -> str:
+    def run(self, slice_size: int = 4096) -> Status:
         """Step to the end (bounded by ``max_expansions`` if given)."""
         while self.step(slice_size) == RUNNING:
             pass
@@ -191,35 +196,44 @@ class SteppedSearch:
     def _expand(self, budget: int) -> None:  # pragma: no cover - every engine has its own
         raise NotImplementedError
 
-    def _finish(self, status: str, goal: int | None) -> None:  # pragma: no cover
+    def _finish(self, status: Status, goal: int | None) -> None:  # pragma: no cover
         raise NotImplementedError
 
 
 class AStar(SteppedSearch):
-    """One A*/Dijkstra query from ``start`` to the nearest of ``goals`` (node ids of ``graph``).
+    """One A*/Dijkstra query from ``start`` to the nearest of ``goals`` (node ids of ``graph``,
+    any ``graph.Graph``: squares, hexes, waypoints, the hierarchical abstract graph).
 
-    heuristic: a name from ``heuristics.HEURISTICS``; weight: H multiplier (>= 0).
-    stop: "closed" ends when a goal leaves the open list (optimal; the default), "reached" when
-    a goal is first put on it (faster, may be longer: Lester's warning about the river crossing).
-    max_expansions: a total budget; the search ends with status ``budget_exhausted`` past it.
-    open_list: "heap" or "unsorted" (Pinter's fixed-matrix list), see ``openlists``.
-    turn_penalty: extra cost (in the cost model's units) for each change of direction (Pinter's
-    Figure 2b, Lester's "smoother paths"). Each tile keeps the one direction it was entered by,
-    as in the articles, so the turn-penalised cost is not guaranteed minimal.
+    heuristic: one of ``graph.heuristics`` (None: ``graph.default_heuristic``); weight: H
+    multiplier (>= 0). stop: "closed" ends when a goal leaves the open list (optimal; the
+    default), "reached" when a goal is first put on it (faster, may be longer: Lester's warning
+    about the river crossing). max_expansions: a total budget; the search ends with status
+    ``budget_exhausted`` past it. open_list: "heap" or "unsorted" (Pinter's fixed-matrix list),
+    see ``openlists``. turn_penalty: extra cost (in the graph's cost units) for each change of
+    direction (Pinter's Figure 2b, Lester's "smoother paths"); a direction is the node-id offset
+    of a step, which names the direction on a grid. Each node keeps the one direction it was
+    entered by, as in the articles, so the turn-penalised cost is not guaranteed minimal.
+
+    One engine, two loops: on a ``GridGraph`` with the heap and no turn penalty the search runs
+    a loop specialised for grids (legal-move bit masks, inlined octile and Manhattan); every
+    other case runs the generic loop over ``graph.successors``. Both expand the same nodes in
+    the same order (tests check it); ``fast=False`` forces the generic loop.
     """
 
-    def __init__(self, graph: GridGraph, start: int, goals: list[int], heuristic: str = "octile",
+    def __init__(self, graph: Graph, start: int, goals: Sequence[int], heuristic: str | None = None,
                  weight: float = 1.0, stop: str = "closed", max_expansions: int | None = None,
-                 trace: bool = False, open_list: str = "heap", turn_penalty: float = 0.0) -> None:
+                 trace: bool = False, open_list: str = "heap", turn_penalty: float = 0.0,
+                 fast: bool = True) -> None:
         check_search_args(stop, weight, max_expansions)
         if isinstance(turn_penalty, bool) or not isinstance(turn_penalty, (int, float)) \
                 or not math.isfinite(turn_penalty) or turn_penalty < 0:
-            raise ValueError(f"turn_penalty must be a finite number >= 0, got {turn_penalty!r}")
+            raise BadInput(f"turn_penalty must be a finite number >= 0, got {turn_penalty!r}", "turn_penalty")
         if not goals:
-            raise ValueError("a search needs at least one goal")
-        for n in [start, *goals]:
-            if not graph.passable[n]:
-                raise ValueError(f"tile {graph.tile(n)} is blocked")
+            raise BadInput("a search needs at least one goal", "goal")
+        for role, n in [("start", start), *(("goal", g) for g in goals)]:
+            if isinstance(n, bool) or not isinstance(n, int) or not graph.usable(n):
+                raise BadInput(f"{role} node {n!r} is blocked or not on the graph", role)
+        heuristic = graph.default_heuristic if heuristic is None else heuristic
         self.graph = graph
         self.start, self.goals = start, list(goals)
         self.stop = stop
@@ -230,19 +244,18 @@ class AStar(SteppedSearch):
         self.goal_found: int | None = None
         self.cost: float | None = None
         self.trace = Trace() if trace else None
-        hs = [make_heuristic(heuristic, graph, g, weight) for g in self.goals]
-        self._h = hs[0] if len(hs) == 1 else (lambda n: min(h(n) for h in hs))
-        # the hot loop computes octile and Manhattan inline (same arithmetic as make_heuristic)
-        self._hkind = heuristic if len(self.goals) == 1 and heuristic in ("octile", "manhattan") else ""
-        self._hconst = heuristic_constants(graph, weight)
-        self._ws = ws = _acquire(len(graph.passable))
-        self._open = make_open_list(open_list, ws.size, ws.links() if open_list == "unsorted" else None)
+        self._h = graph.heuristic(self.goals, heuristic, weight)
         self._turn = float(turn_penalty)
+        self._grid = graph if fast and isinstance(graph, GridGraph) and open_list == "heap" and not self._turn \
+            else None
+        # the grid loop computes octile and Manhattan inline (same arithmetic as make_heuristic)
+        self._hkind = heuristic if len(self.goals) == 1 and heuristic in ("octile", "manhattan") else ""
+        self._hconst = heuristic_constants(graph, weight) if self._grid is not None else (0.0, 0.0)
+        self._ws = ws = acquire_workspace(graph.node_count)
+        self._open = make_open_list(open_list, ws.size, ws.links() if open_list == "unsorted" else None)
         self._open_stamp = ws.next_generation()
         self._path: list[int] | None = None
         ws.g[start], ws.parent[start], ws.stamp[start] = 0.0, -1, self._open_stamp
-        if self._turn:
-            ws.array("came", -1)[start] = -1
         h0 = self._h(start)
         self._open.push(h0, h0, start, True)
         if self.trace is not None:
@@ -250,7 +263,7 @@ class AStar(SteppedSearch):
 
     # -- running --------------------------------------------------------------------------
     def _expand(self, budget: int) -> None:
-        if self._turn or not hasattr(self._open, "heap"):
+        if self._grid is None:
             self._expand_general(budget)
             return
         self._expand_heap(budget)
@@ -261,8 +274,10 @@ class AStar(SteppedSearch):
         g, parent, stamp = ws.g, ws.parent, ws.stamp
         open_s = self._open_stamp
         closed_s = open_s + 1
-        legal, successors = self.graph.legal, self.graph.successors
-        xs, ys = self.graph.xs, self.graph.ys
+        grid = self._grid
+        assert grid is not None
+        legal, successors = grid.legal, grid.moves_by_mask
+        xs, ys = grid.xs, grid.ys
         goals = set(self.goals)
         single_goal = self.goals[0] if len(self.goals) == 1 else -1
         gx, gy = xs[self.goals[0]], ys[self.goals[0]]
@@ -326,14 +341,13 @@ class AStar(SteppedSearch):
         self.expanded += n
 
     def _expand_general(self, budget: int) -> None:
-        """Any open list, and the turn penalty: the same search as ``_expand_heap``."""
+        """Any graph, any open list, and the turn penalty: the same search as ``_expand_heap``."""
         ws, open_list, h_of = self._ws, self._open, self._h
         g, parent, stamp = ws.g, ws.parent, ws.stamp
         turn = self._turn
-        came = ws.array("came", -1) if turn else None
         open_s = self._open_stamp
         closed_s = open_s + 1
-        legal, successors = self.graph.legal, self.graph.successors
+        successors = self.graph.successors
         goals = set(self.goals)
         reached_rule = self.stop == "reached"
         tr = self.trace
@@ -356,14 +370,13 @@ class AStar(SteppedSearch):
                 self._finish(FOUND, i)
                 return
             gi = g[i]
-            ci = came[i] if turn else -1
-            for d, costs, k in successors[legal[i]]:
-                j = i + d
+            came = i - parent[i] if turn and parent[i] >= 0 else 0
+            for j, cost in successors(i):
                 st = stamp[j]
                 if st == closed_s:
                     continue
-                ng = gi + costs[j]
-                if ci >= 0 and k != ci:
+                ng = gi + cost
+                if came and j - i != came:
                     ng += turn
                 new = st != open_s
                 if not new:
@@ -375,8 +388,6 @@ class AStar(SteppedSearch):
                 parent[j] = i
                 if tr is not None:
                     tr.updates.extend((j, ng, i))
-                if turn:
-                    came[j] = k
                 hj = h_of(j)
                 push(ng + hj, hj, j, new)
                 if reached_rule and j in goals:
@@ -385,7 +396,7 @@ class AStar(SteppedSearch):
                     return
         self.expanded += n
 
-    def _finish(self, status: str, goal: int | None) -> None:
+    def _finish(self, status: Status, goal: int | None) -> None:
         self.status = status
         self.goal_found = goal
         ws = self._ws
@@ -395,7 +406,7 @@ class AStar(SteppedSearch):
         if self.trace is not None:
             self.trace.snapshot(ws, self._open_stamp + 1, self._h)
         self._open = make_open_list("heap", 0)
-        _release(ws)
+        release_workspace(ws)
 
     # -- results ----------------------------------------------------------------------------
     @property
@@ -408,11 +419,14 @@ class AStar(SteppedSearch):
         return self._path
 
     @property
-    def path(self) -> list[tuple[int, int]] | None:
-        """The path as tiles (x, y), start first; None unless found."""
+    def path(self) -> list[tuple[int, int]] | list[int] | None:
+        """The path, start first; None unless found: tiles (x, y) on a grid, node ids elsewhere."""
         if self._path is None:
             return None
-        stride = self.graph.stride
+        graph = self.graph
+        if not isinstance(graph, GridGraph):
+            return list(self._path)
+        stride = graph.stride
         if len(self._path) < _NUMPY_FROM:
             return [(n % stride - 1, n // stride - 1) for n in self._path]
         y, x = np.divmod(np.asarray(self._path, dtype=np.int64), stride)

@@ -20,13 +20,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-
-from .grid import GridGraph
+from typing import Protocol
 
 HEURISTICS = ("manhattan", "octile", "euclidean", "chebyshev", "none")
 
 
-def admissible(name: str, graph: GridGraph, weight: float = 1.0) -> bool:
+class GridOptionsLike(Protocol):
+    @property
+    def allows_diagonals(self) -> bool: ...
+
+    @property
+    def units(self) -> tuple[float, float]: ...
+
+
+class GridShape(Protocol):
+    """What the estimates read from a grid graph (``grid.GridGraph`` is one)."""
+
+    options: GridOptionsLike
+    min_cost: float
+    xs: list[int]
+    ys: list[int]
+
+
+def admissible(name: str, graph: GridShape, weight: float = 1.0) -> bool:
     """Whether this heuristic (and weight) guarantees an optimal path on this graph."""
     if weight > 1.0:
         return False
@@ -35,7 +51,7 @@ def admissible(name: str, graph: GridGraph, weight: float = 1.0) -> bool:
     return name in HEURISTICS
 
 
-def heuristic_constants(graph: GridGraph, weight: float = 1.0) -> tuple[float, float]:
+def heuristic_constants(graph: GridShape, weight: float = 1.0) -> tuple[float, float]:
     """(s, extra): octile is ``max * s + min * extra`` and Manhattan ``(dx + dy) * s``, in the
     graph's cost units, scaled by the weight and the cheapest terrain (for inlining in loops)."""
     straight, diagonal = graph.options.units
@@ -44,7 +60,7 @@ def heuristic_constants(graph: GridGraph, weight: float = 1.0) -> tuple[float, f
     return straight * scale, extra
 
 
-def make_heuristic(name: str, graph: GridGraph, goal: int, weight: float = 1.0) -> Callable[[int], float]:
+def make_heuristic(name: str, graph: GridShape, goal: int, weight: float = 1.0) -> Callable[[int], float]:
     """H(node) toward ``goal`` (a node id of ``graph``)."""
     if name not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {name!r}")

@@ -48,9 +48,9 @@ from typing import Any
 
 import numpy as np
 
-from .curves import dubins_all
-from .geometry import LIMIT, Arc, Line, Path, Pose, finite, point_of
-from .tilemap import TileMap
+from ..geometry.curves import dubins_all
+from ..geometry.primitives import LIMIT, Arc, Line, Path, Pose, finite, point_of
+from ..maps.tilemap import TileMap
 
 __all__ = [
     "MIN_WIDTH", "SAMPLE_STEP", "TOUCH", "Footprint", "blocked_stretches", "first_collision",
@@ -130,14 +130,14 @@ def _xy(p: Any, name: str) -> tuple[float, float]:
     return point_of(p, name)
 
 
-def _reach(width: float) -> float:
+def body_reach(width: float) -> float:
     """The radius the tests use: half the width less the touching tolerance."""
     return 0.5 * width - TOUCH
 
 
 # ----------------------------------------------------------------------------- map tables
 
-class _Tables:
+class HitTables:
     """Per map version: blocked mask, per-row and per-column prefix sums, summed-area table."""
 
     __slots__ = ("W", "H", "blocked", "rowsum", "colsum", "sat")
@@ -159,13 +159,13 @@ class _Tables:
         return int(s[j1 + 1, i1 + 1] - s[j0, i1 + 1] - s[j1 + 1, i0] + s[j0, i0])
 
 
-def _tables(tilemap: TileMap) -> _Tables:
-    return tilemap.cached("collision:tables", lambda: _Tables(tilemap.blocked))
+def hit_tables(tilemap: TileMap) -> HitTables:
+    return tilemap.cached("collision:tables", lambda: HitTables(tilemap.blocked))
 
 
 # ----------------------------------------------------------------------------- exact: lines
 
-def _line_hits(t: _Tables, ax: float, ay: float, bx: float, by: float, r: float) -> bool:
+def line_hits(t: HitTables, ax: float, ay: float, bx: float, by: float, r: float) -> bool:
     """True when the closed capsule of radius ``r`` around a-b meets a blocked tile or the
     outside of the map (``r`` already reduced by TOUCH)."""
     if ax <= bx:
@@ -382,7 +382,7 @@ def _arc_box_hit(g: _ArcGeom, i: int, j: int, r: float) -> bool:
     return False
 
 
-def _arc_hits(t: _Tables, g: _ArcGeom, r: float) -> bool:
+def _arc_hits(t: HitTables, g: _ArcGeom, r: float) -> bool:
     """True when the disc of radius ``r`` swept along the arc meets a blocked tile or the
     outside of the map."""
     xs = [p[0] for p in g.specials]
@@ -434,7 +434,7 @@ def _arc_hits(t: _Tables, g: _ArcGeom, r: float) -> bool:
 
 # ----------------------------------------------------------------------------- primitives
 
-def _prim_of(seg: Line | Arc) -> tuple:
+def primitive_of(seg: Line | Arc) -> tuple:
     """A segment as a primitive: ("L", ax, ay, bx, by) or ("A", _ArcGeom)."""
     if isinstance(seg, Arc) and seg.length > 0.0:
         return ("A", _arc_of(seg))
@@ -450,10 +450,10 @@ def _sub(prim: tuple, u0: float, u1: float) -> tuple:
     return ("L", ax + u0 * dx, ay + u0 * dy, ax + u1 * dx, ay + u1 * dy)
 
 
-def _prim_hits(t: _Tables, prim: tuple, r: float) -> bool:
+def primitive_hits(t: HitTables, prim: tuple, r: float) -> bool:
     if prim[0] == "A":
         return _arc_hits(t, prim[1], r)
-    return _line_hits(t, prim[1], prim[2], prim[3], prim[4], r)
+    return line_hits(t, prim[1], prim[2], prim[3], prim[4], r)
 
 
 # ----------------------------------------------------------------------------- public tests
@@ -465,19 +465,19 @@ def swept_line_clear(tilemap: TileMap, a: Any, b: Any, width: Any) -> bool:
     Points are (x, y) in tiles (a tile's centre is (x + 0.5, y + 0.5)) or ``Pose``s. Touching
     a blocked tile (distance == radius, within ``TOUCH``) is allowed.
     """
-    t = _tables(_check_map(tilemap))
+    t = hit_tables(_check_map(tilemap))
     ax, ay = _xy(a, "a")
     bx, by = _xy(b, "b")
-    return not _line_hits(t, ax, ay, bx, by, _reach(check_width(width)))
+    return not line_hits(t, ax, ay, bx, by, body_reach(check_width(width)))
 
 
 def swept_arc_clear(tilemap: TileMap, arc: Arc, width: Any) -> bool:
     """EXACT: whether a disc of diameter ``width`` driven along ``arc`` (an annular sector
     with round caps) stays on the map and overlaps no blocked tile."""
-    t = _tables(_check_map(tilemap))
+    t = hit_tables(_check_map(tilemap))
     if not isinstance(arc, Arc):
         raise ValueError(f"arc must be a geometry.Arc, got {type(arc).__name__}")
-    return not _prim_hits(t, _prim_of(arc), _reach(check_width(width)))
+    return not primitive_hits(t, primitive_of(arc), body_reach(check_width(width)))
 
 
 def walkable_sampled(tilemap: TileMap, a: Any, b: Any, width: Any) -> bool:
@@ -493,10 +493,10 @@ def walkable_sampled(tilemap: TileMap, a: Any, b: Any, width: Any) -> bool:
     a unit that only touches a wall is not refused, and every point tested lies inside the
     disc, so a "not walkable" answer is always right.
     """
-    t = _tables(_check_map(tilemap))
+    t = hit_tables(_check_map(tilemap))
     ax, ay = _xy(a, "a")
     bx, by = _xy(b, "b")
-    h = _reach(check_width(width))
+    h = body_reach(check_width(width))
     n = max(1, math.ceil(math.hypot(bx - ax, by - ay) / SAMPLE_STEP))
     if n <= _PY_SAMPLES:  # short moves: a plain loop beats numpy's per-call overhead
         blocked, W, H = t.blocked, t.W, t.H
@@ -539,20 +539,20 @@ def _check_path(path: Any) -> Path:
 def path_clear(tilemap: TileMap, path: Path, width: Any) -> bool:
     """EXACT: whether the unit's body stays clear of blocked tiles (and on the map) along
     every line and arc of ``path``."""
-    t = _tables(_check_map(tilemap))
-    r = _reach(check_width(width))
-    return not any(_prim_hits(t, _prim_of(seg), r) for seg in _check_path(path).segments)
+    t = hit_tables(_check_map(tilemap))
+    r = body_reach(check_width(width))
+    return not any(primitive_hits(t, primitive_of(seg), r) for seg in _check_path(path).segments)
 
 
-def _first_hit(t: _Tables, prim: tuple, length: float, r: float) -> float:
+def _first_hit(t: HitTables, prim: tuple, length: float, r: float) -> float:
     """Fraction along a primitive known to hit where the overlap begins (to LOCATE_TOL)."""
-    if _prim_hits(t, _sub(prim, 0.0, 0.0), r):
+    if primitive_hits(t, _sub(prim, 0.0, 0.0), r):
         return 0.0
     lo, hi = 0.0, 1.0
     tol = LOCATE_TOL / length if length > 0.0 else 1.0
     while hi - lo > tol:
         m = 0.5 * (lo + hi)
-        if _prim_hits(t, _sub(prim, 0.0, m), r):
+        if primitive_hits(t, _sub(prim, 0.0, m), r):
             hi = m
         else:
             lo = m
@@ -566,12 +566,12 @@ def first_collision(tilemap: TileMap, path: Path, width: Any) -> float | None:
     Decided by the exact segment tests; the place is then found by bisecting on the exact
     test of the path's prefix.
     """
-    t = _tables(_check_map(tilemap))
-    r = _reach(check_width(width))
+    t = hit_tables(_check_map(tilemap))
+    r = body_reach(check_width(width))
     start = 0.0
     for seg in _check_path(path).segments:
-        prim = _prim_of(seg)
-        if _prim_hits(t, prim, r):
+        prim = primitive_of(seg)
+        if primitive_hits(t, prim, r):
             return start + _first_hit(t, prim, seg.length, r) * seg.length
         start += seg.length
     return None
@@ -588,16 +588,16 @@ def blocked_stretches(tilemap: TileMap, path: Path, width: Any,
     bisection (to ``LOCATE_TOL``) when the body is clear there. So ends are accurate, and a
     clear gap shorter than ``step`` inside an overlap may be bridged.
     """
-    t = _tables(_check_map(tilemap))
-    r = _reach(check_width(width))
+    t = hit_tables(_check_map(tilemap))
+    r = body_reach(check_width(width))
     step = finite(step, "step")
     if step <= 0.0:
         raise ValueError(f"step must be > 0, got {step}")
     out: list[tuple[float, float]] = []
     start = 0.0
     for seg in _check_path(path).segments:
-        prim, length = _prim_of(seg), seg.length
-        if _prim_hits(t, prim, r):
+        prim, length = primitive_of(seg), seg.length
+        if primitive_hits(t, prim, r):
             for u0, u1 in _stretches(t, prim, length, r, step):
                 a, b = start + u0 * length, start + u1 * length
                 if out and a - out[-1][1] <= LOCATE_TOL:
@@ -608,7 +608,7 @@ def blocked_stretches(tilemap: TileMap, path: Path, width: Any,
     return out
 
 
-def _stretches(t: _Tables, prim: tuple, length: float, r: float,
+def _stretches(t: HitTables, prim: tuple, length: float, r: float,
                step: float) -> list[tuple[float, float]]:
     """Blocked stretches of one primitive as fractions, for a primitive that hits."""
     if length <= 0.0:
@@ -620,19 +620,19 @@ def _stretches(t: _Tables, prim: tuple, length: float, r: float,
 
     def point_hits(u: float) -> bool:
         if u not in points:
-            points[u] = _prim_hits(t, _sub(prim, u, u), r)
+            points[u] = primitive_hits(t, _sub(prim, u, u), r)
         return points[u]
     stack = [(0.0, 1.0, True)]  # (u0, u1, known to hit); popped left to right
     while stack:
         u0, u1, known = stack.pop()
         if u1 - u0 > leaf:
-            if known or _prim_hits(t, _sub(prim, u0, u1), r):
+            if known or primitive_hits(t, _sub(prim, u0, u1), r):
                 m = 0.5 * (u0 + u1)
                 stack.append((m, u1, False))
                 stack.append((u0, m, False))
             continue
         h0, h1 = point_hits(u0), point_hits(u1)
-        if not (h0 and h1) and not known and not _prim_hits(t, _sub(prim, u0, u1), r):
+        if not (h0 and h1) and not known and not primitive_hits(t, _sub(prim, u0, u1), r):
             continue
         if h0:
             a = u0
@@ -640,7 +640,7 @@ def _stretches(t: _Tables, prim: tuple, length: float, r: float,
             lo, hi = u0, u1
             while hi - lo > tol:
                 m = 0.5 * (lo + hi)
-                if _prim_hits(t, _sub(prim, u0, m), r):
+                if primitive_hits(t, _sub(prim, u0, m), r):
                     hi = m
                 else:
                     lo = m
@@ -651,7 +651,7 @@ def _stretches(t: _Tables, prim: tuple, length: float, r: float,
             lo, hi = a, u1
             while hi - lo > tol:
                 m = 0.5 * (lo + hi)
-                if _prim_hits(t, _sub(prim, m, u1), r):
+                if primitive_hits(t, _sub(prim, m, u1), r):
                     lo = m
                 else:
                     hi = m
@@ -673,13 +673,13 @@ def walkable_curve(tilemap: TileMap, a: Any, heading_a: Any, b: Any, heading_b: 
     and the two arc-arc-arc ones), tried shortest first. Headings are radians, 0 = +x (east),
     pi/2 = +y (south).
     """
-    t = _tables(_check_map(tilemap))
+    t = hit_tables(_check_map(tilemap))
     ax, ay = _xy(a, "a")
     bx, by = _xy(b, "b")
     ha = finite(heading_a, "heading_a", limit=math.inf)
     hb = finite(heading_b, "heading_b", limit=math.inf)
-    r = _reach(check_width(width))
+    r = body_reach(check_width(width))
     for path in dubins_all(Pose(ax, ay, ha), Pose(bx, by, hb), radius):
-        if not any(_prim_hits(t, _prim_of(seg), r) for seg in path.segments):
+        if not any(primitive_hits(t, primitive_of(seg), r) for seg in path.segments):
             return path
     return None

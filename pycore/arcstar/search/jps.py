@@ -60,7 +60,7 @@ import numpy as np
 from .grid import GridGraph
 from .heuristics import HEURISTICS, make_heuristic
 from .jump_tables import compute_tables, forced_bits, padded_free
-from .search import FOUND, NO_PATH, RUNNING, SteppedSearch, Trace, _acquire, _release, check_search_args, parent_chain
+from .engine import FOUND, NO_PATH, RUNNING, SteppedSearch, Trace, acquire_workspace, release_workspace, check_search_args, parent_chain
 
 __all__ = ["JPS", "JPSPlus", "check_graph", "jump_tables", "prepare"]
 
@@ -290,7 +290,7 @@ class _JumpSearch(SteppedSearch):
         else:
             self._hs = self._hextra = None
             h0 = self._h(start)
-        self._ws = ws = _acquire(size)
+        self._ws = ws = acquire_workspace(size)
         self._open_stamp = ws.next_generation()
         self._path: list[int] | None = None
         self._jump_path: list[int] | None = None
@@ -317,7 +317,7 @@ class _JumpSearch(SteppedSearch):
         if self.trace is not None:
             self.trace.snapshot(ws, self._open_stamp + 1, self._h)
         self._heap = []
-        _release(ws)
+        release_workspace(ws)
 
     # -- results ----------------------------------------------------------------------------
     @property
@@ -674,3 +674,20 @@ class JPSPlus(_JumpSearch):
                     self._finish(FOUND, j)
                     return
         self.expanded += n
+
+
+_UNSUITABLE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def jps_unsuitable(graph: GridGraph, goals: list[int]) -> str:
+    """Why JPS cannot plan on this graph ("" when it can): it needs uniform costs, 8 neighbours,
+    no corner cutting and a single goal. Checked once per graph (the check reads the whole map)."""
+    if len(set(goals)) > 1:
+        return "takes one goal"
+    if graph not in _UNSUITABLE:
+        try:
+            prepare(graph)
+            _UNSUITABLE[graph] = ""
+        except ValueError as e:
+            _UNSUITABLE[graph] = f"does not apply ({e})"
+    return _UNSUITABLE[graph]

@@ -23,9 +23,9 @@ import numbers
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .collision import _line_hits, _reach, _tables, check_width, walkable_sampled
-from .geometry import point_of
-from .tilemap import TileMap
+from ..collision.swept import line_hits, body_reach, hit_tables, check_width, walkable_sampled
+from ..geometry.primitives import point_of
+from ..maps.tilemap import TileMap
 
 __all__ = ["smooth", "smooth_points", "tile_centres"]
 
@@ -89,10 +89,10 @@ def smooth_points(tilemap: TileMap, points: Any, width: Any,
     if len(pts) <= 2:
         return pts
     if exact:
-        t, r = _tables(tilemap), _reach(w)
+        t, r = hit_tables(tilemap), body_reach(w)
 
         def walk(a: tuple[float, float], b: tuple[float, float]) -> bool:
-            return not _line_hits(t, a[0], a[1], b[0], b[1], r)
+            return not line_hits(t, a[0], a[1], b[0], b[1], r)
     else:
         def walk(a: tuple[float, float], b: tuple[float, float]) -> bool:
             return walkable_sampled(tilemap, a, b, w)

@@ -34,9 +34,9 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
-from .collision import path_clear
-from .geometry import Arc, Line, Path
-from .tilemap import TileMap
+from ..collision.swept import path_clear
+from ..geometry.primitives import Arc, Line, Path
+from ..maps.tilemap import TileMap
 
 __all__ = ["ART_DIRECTIONS", "FixedArt", "extra_length", "fixed_art", "legal_art", "to_fixed_angles"]
 

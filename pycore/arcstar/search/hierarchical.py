@@ -68,8 +68,8 @@ import numpy as np
 from .grid import GridGraph, GridOptions, graph_for
 from .heuristics import make_heuristic
 from .regions import connectivity_of, label, regions
-from .search import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, AStar, Trace
-from .tilemap import Terrain, TileMap
+from .engine import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, AStar, Trace
+from ..maps.tilemap import Terrain, TileMap
 
 MIN_CLUSTER, MAX_CLUSTER = 2, 256
 DEFAULT_CLUSTER = 16

@@ -75,18 +75,22 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, cast
 
 import numpy as np
 
-from .clearance import MOVES
-from .collision import _prim_hits, _prim_of, _reach, _tables, check_width, first_collision, path_clear
-from .curves import arc_then_line, arc_then_line_candidates, dubins, dubins_all, reeds_shepp_all
-from .geometry import Arc, Line, Path, Pose, angle_diff, check_radius, finite
+from ..collision.clearance import MOVES
+from ..collision.unit import unit_graph
+from ..collision.swept import primitive_hits, primitive_of, body_reach, hit_tables, check_width, first_collision, path_clear
+from ..geometry.curves import arc_then_line, arc_then_line_candidates, dubins, dubins_all, reeds_shepp_all
+from ..geometry.primitives import Arc, Line, Path, Pose, angle_diff, check_radius, finite
 from .smoothing import smooth_points, tile_centres
-from .tilemap import TileMap
+from ..maps.tilemap import TileMap
+from ..outcomes import BadInput, Status
+from ..search.engine import AStar
+from ..search.options import SearchOptions
 
 __all__ = ["BACKUP_SLIDES", "TIGHTER_LEVELS", "TURN_METHODS", "Realized", "realize", "speed_factor"]
 
@@ -116,6 +120,8 @@ class Realized:
     speed_limits: ``(from, to, factor)`` along the path (see the module notes); empty = full speed.
     turns: arcs plus corners (heading jumps) on the path. message: why it is not legal, or notes.
     searches: A* runs behind the result, the one that made the tile path included.
+    budget_exhausted: the re-searches ran out of their expansion budget before a legal path.
+    expanded: nodes the re-searches expanded (0 for every method but "recalculate").
     """
 
     path: Path
@@ -126,6 +132,8 @@ class Realized:
     turns: int = 0
     message: str = ""
     searches: int = 1
+    budget_exhausted: bool = False
+    expanded: int = 0
 
     def to_json(self) -> dict:
         """JSON-safe dict (the path as ``Path.to_json``)."""
@@ -143,7 +151,7 @@ def speed_factor(turn_radius: float, radius: float) -> float:
 
 # ----------------------------------------------------------------------------- input
 
-def _heading(value: Any, name: str) -> float | None:
+def check_heading(value: Any, name: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -154,7 +162,7 @@ def _heading(value: Any, name: str) -> float | None:
     return v
 
 
-def _check_tiles(tilemap: TileMap, tiles: Any) -> list[tuple[int, int]]:
+def check_tiles(tilemap: TileMap, tiles: Any) -> list[tuple[int, int]]:
     try:
         centres = tile_centres(tiles)
     except ValueError as e:
@@ -175,44 +183,51 @@ def _check_inputs(tilemap: Any, tiles: Any, start_heading: Any, goal_heading: An
         raise ValueError(f"method must be one of {', '.join(TURN_METHODS)}, got {method!r}")
     w = check_width(width)
     r = check_radius(radius, "radius")
-    hs = _heading(start_heading, "start_heading")
-    hg = _heading(goal_heading, "goal_heading")
+    hs = check_heading(start_heading, "start_heading")
+    hg = check_heading(goal_heading, "goal_heading")
     if isinstance(max_recalcs, bool) or not isinstance(max_recalcs, numbers.Integral) or max_recalcs < 0:
         raise ValueError(f"max_recalcs must be an integer >= 0, got {max_recalcs!r}")
     if not isinstance(can_reverse, bool):
         raise ValueError(f"can_reverse must be true or false, got {can_reverse!r}")
     if search_options is not None:
-        _search_options(search_options, w)
-    return _check_tiles(tilemap, tiles), w, r, hs, hg, int(max_recalcs)
+        search_options_for(search_options, w)
+    return check_tiles(tilemap, tiles), w, r, hs, hg, int(max_recalcs)
 
 
-def _search_options(search_options: Any, width: float | None) -> Any:
-    """``PlanOptions`` for re-searches: the caller's options with this unit's width. Methods
-    that plan for a point only (jump points, hierarchical) are replaced by A*: the re-search
-    needs the per-tile move masks."""
-    from .planner import PlanOptions  # lazily: the planner (layer 7) may import this module
-
+def search_options_for(search_options: Any, width: float | None) -> tuple[SearchOptions, str]:
+    """The options and heuristic for re-searches: the caller's search options (a
+    ``SearchOptions``, or a dict of its fields plus ``method`` and ``width``) for this unit's
+    width. Methods that plan for a point only (jump points, hierarchical) become A*: the
+    re-search needs the per-tile move masks; Dijkstra stays Dijkstra."""
     if search_options is None:
         search_options = {}
+    if isinstance(search_options, SearchOptions):
+        return replace(search_options, trace=False), search_options.heuristic or "manhattan"
     if not isinstance(search_options, dict):
-        raise ValueError(f"search_options must be a dict or None, got {type(search_options).__name__}")
-    if search_options.get("width") is not None and search_options["width"] != width:
-        raise ValueError(f"search_options width {search_options['width']!r} differs from width {width!r}")
-    raw = {**search_options, "width": width, "trace": False}
-    if raw.get("method", "astar") not in ("astar", "dijkstra"):
-        raw["method"] = "astar"
-    return PlanOptions.from_dict(raw)
+        raise BadInput(f"search_options must be a dict or None, got {type(search_options).__name__}",
+                       "search_options")
+    raw = dict(search_options)
+    if raw.get("width") is not None and raw["width"] != width:
+        raise BadInput(f"search_options width {raw['width']!r} differs from width {width!r}", "width")
+    raw.pop("width", None)
+    method = raw.pop("method", "astar")
+    known = {f.name for f in fields(SearchOptions)}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise BadInput(f"unknown option(s) for the re-searches: {', '.join(unknown)} (known: {', '.join(sorted(known))})",
+                       "search_options")
+    opts = SearchOptions(**{**raw, "trace": False})
+    heuristic = "none" if method == "dijkstra" else (opts.heuristic or "manhattan")
+    return opts, heuristic
 
 
-def _masked_search(tilemap: TileMap, opts: Any, start: tuple[int, int], goal: tuple[int, int],
-                   allowed: np.ndarray | None = None, standable_too: np.ndarray | None = None) -> Any:
-    """A* on the unit's graph for ``opts`` with its legal moves ANDed with ``allowed`` (per tile,
-    ``clearance.MOVES`` bits) and its standable tiles with ``standable_too``; the finished
-    ``search.AStar``, or None when the start or goal cannot be stood on."""
-    from .planner import unit_graph
-    from .search import AStar
-
-    graph = unit_graph(tilemap, opts)
+def masked_search(tilemap: TileMap, opts: SearchOptions, heuristic: str, width: float | None,
+                  start: tuple[int, int], goal: tuple[int, int], allowed: np.ndarray | None = None,
+                  standable_too: np.ndarray | None = None, max_expansions: int | None = None) -> AStar | None:
+    """A* (not yet run: step it) on the grid of a unit of ``width`` with its legal moves ANDed
+    with ``allowed`` (per tile, ``clearance.MOVES`` bits) and its standable tiles with
+    ``standable_too``; None when the start or goal cannot be stood on."""
+    graph = unit_graph(tilemap, opts.grid, width)
     H, W = tilemap.height, tilemap.width
     legal = np.frombuffer(graph.legal, dtype=np.uint8).reshape(H + 2, W + 2)[1:-1, 1:-1]
     standable = np.frombuffer(graph.passable, dtype=np.uint8).reshape(H + 2, W + 2)[1:-1, 1:-1] != 0
@@ -223,14 +238,10 @@ def _masked_search(tilemap: TileMap, opts: Any, start: tuple[int, int], goal: tu
     if not (standable[start[1], start[0]] and standable[goal[1], goal[0]]):
         return None
     restricted = graph.restricted(legal, standable)
-    heuristic = getattr(opts, "effective_heuristic", None)
-    if heuristic is None:  # older PlanOptions
-        heuristic = "none" if opts.method == "dijkstra" else (opts.heuristic or "manhattan")
-    search = AStar(restricted, restricted.node(*start), [restricted.node(*goal)], heuristic=heuristic,
-                   weight=opts.weight, stop=opts.stop, max_expansions=opts.max_expansions,
-                   open_list=opts.open_list, turn_penalty=opts.turn_penalty)
-    search.run()
-    return search
+    limit = opts.max_expansions if max_expansions is None else max_expansions
+    return AStar(restricted, restricted.node(*start), [restricted.node(*goal)], heuristic=heuristic,
+                 weight=opts.weight, stop=opts.stop, max_expansions=limit,
+                 open_list=opts.open_list, turn_penalty=opts.turn_penalty)
 
 
 # ----------------------------------------------------------------------------- context
@@ -243,13 +254,13 @@ class _Ctx:
         self.width = width
         self.r = radius
         self.can_reverse = can_reverse
-        self._t = _tables(tilemap)
-        self._reach = _reach(width)
+        self._t = hit_tables(tilemap)
+        self.body_reach = body_reach(width)
 
     def clear(self, segs: Sequence[Line | Arc]) -> bool:
         """Exact swept-disc test of a chain of segments."""
-        t, r = self._t, self._reach
-        return not any(_prim_hits(t, _prim_of(s), r) for s in segs)
+        t, r = self._t, self.body_reach
+        return not any(primitive_hits(t, primitive_of(s), r) for s in segs)
 
 
 def _first_clear(ctx: _Ctx) -> Callable[[list[list]], list]:
@@ -544,7 +555,7 @@ def _count_turns(path: Path) -> int:
     return arcs + len(path.corners())
 
 
-def _polyline(pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Path:
+def polyline(pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Path:
     """The smoothed polyline, with zero-length lines facing the start/goal headings."""
     if len(pts) == 1:
         h0 = hs if hs is not None else (hg if hg is not None else 0.0)
@@ -647,7 +658,7 @@ def _speed_limits(pieces: list[_Piece], r: float) -> list[tuple[float, float, fl
 
 def realize(tilemap: TileMap, tiles: Any, start_heading: float | None, goal_heading: float | None,
             width: float, radius: float, method: str, *, max_recalcs: int = 20, can_reverse: bool = False,
-            search_options: dict | None = None) -> Realized | None:
+            search_options: dict | SearchOptions | None = None) -> Realized | None:
     """Turn an A* tile path into a drivable path by one of ``TURN_METHODS`` (module notes).
 
     ``tiles``: (x, y) tiles (e.g. ``plan(..., width=width).path``); the start pose is the first
@@ -655,27 +666,56 @@ def realize(tilemap: TileMap, tiles: Any, start_heading: float | None, goal_head
     tile's centre facing ``goal_heading`` (None: free). ``width`` is the unit's diameter and
     ``radius`` its turning radius, in tiles. ``max_recalcs``: re-searches allowed to
     "recalculate"; ``can_reverse``: let the other legal-seeking methods use Reeds-Shepp
-    curves too; ``search_options``: ``PlanOptions`` fields for those re-searches.
+    curves too; ``search_options``: ``SearchOptions`` (or a dict of its fields) for those
+    re-searches.
 
-    Returns None for an empty tile path; bad input raises ``ValueError``.
+    Returns None for an empty tile path; bad input raises ``ValueError``. ``realize_steps`` is
+    the same work in slices.
     """
     tiles, w, r, hs, hg, max_recalcs = _check_inputs(tilemap, tiles, start_heading, goal_heading, width,
                                                      radius, method, max_recalcs, can_reverse, search_options)
     if not tiles:
         return None
-    return _realize(tilemap, tilemap, tiles, hs, hg, w, r, method, max_recalcs, can_reverse, search_options)
+    return realize_checked(tilemap, tilemap, tiles, hs, hg, w, r, method, max_recalcs, can_reverse, search_options)
 
 
-def _realize(tilemap: TileMap, smooth_map: TileMap, tiles: list[tuple[int, int]], hs: float | None,
-             hg: float | None, w: float, r: float, method: str, max_recalcs: int = 20,
-             can_reverse: bool = False, search_options: dict | None = None) -> Realized:
+Work = Generator[int, None, Realized]
+PIECE_WORK = 64  # the work units one piece's layout and exact collision test count for (~ 64 expansions)
+
+
+def run_work(work: Work) -> Realized:
+    """Drive sliced work to its end and return what it made."""
+    while True:
+        try:
+            next(work)
+        except StopIteration as done:
+            return done.value
+
+
+def realize_checked(tilemap: TileMap, smooth_map: TileMap, tiles: list[tuple[int, int]], hs: float | None,
+                    hg: float | None, w: float, r: float, method: str, max_recalcs: int = 20,
+                    can_reverse: bool = False, search_options: dict | SearchOptions | None = None) -> Realized:
     """``realize`` on checked input; walls from ``tilemap``, smoothing on ``smooth_map``."""
+    return run_work(realize_steps(tilemap, smooth_map, tiles, hs, hg, w, r, method, max_recalcs, can_reverse,
+                                  search_options))
+
+
+def realize_steps(tilemap: TileMap, smooth_map: TileMap, tiles: list[tuple[int, int]], hs: float | None,
+                  hg: float | None, w: float, r: float, method: str, max_recalcs: int = 20,
+                  can_reverse: bool = False, search_options: dict | SearchOptions | None = None,
+                  max_expansions: int | None = None) -> Work:
+    """``realize_checked`` as a generator that yields the work it did since the last yield (in
+    units of about one search expansion: re-search expansions count one each, each piece built
+    and tested ``PIECE_WORK``), so a planner can run it in slices and stop it between them.
+    ``max_expansions`` bounds the re-searches' expansions together (None: unbounded); past it
+    the result says ``budget_exhausted``."""
     ctx = _Ctx(tilemap, w, r, can_reverse)
     if method == "recalculate":
-        return _recalculate(ctx, smooth_map, tiles, hs, hg, max_recalcs, search_options)
+        return (yield from _recalculate(ctx, smooth_map, tiles, hs, hg, max_recalcs, search_options, max_expansions))
     pts = smooth_points(smooth_map, tile_centres(tiles), w)
+    yield PIECE_WORK * len(pts)
     if method == "smooth":
-        path = _polyline(pts, hs, hg)
+        path = polyline(pts, hs, hg)
         legal = path_clear(tilemap, path, w)
         msg = "" if legal else "a leg of the smoothed path is not walkable for this width: " + \
             _describe_collision(ctx, path)
@@ -692,8 +732,8 @@ def _realize(tilemap: TileMap, smooth_map: TileMap, tiles: list[tuple[int, int]]
         msg = "" if legal else "not legal (blockers ignored): " + _describe_collision(ctx, built.path)
         return Realized(built.path, legal, method, pts, [], _count_turns(built.path), msg, 1)
     if method == "tighter":
-        return _tighter(ctx, pts, hs, hg)
-    return _backup(ctx, pts, hs, hg)
+        return (yield from _tighter(ctx, pts, hs, hg))
+    return (yield from _backup(ctx, pts, hs, hg))
 
 
 def _colliding(ctx: _Ctx, built: _Built) -> list[_Piece]:
@@ -711,7 +751,7 @@ def _leg_owner(built: _Built, p: _Piece) -> int | None:
     return None
 
 
-def _tighter(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Realized:
+def _tighter(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Work:
     m = len(pts) - 1
     r = ctx.r
     floor = r / 2 ** TIGHTER_LEVELS
@@ -722,6 +762,7 @@ def _tighter(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: fl
     for _ in range((TIGHTER_LEVELS + 2) * (m + 1) + 1):
         built = _Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse).build()
         bad = _colliding(ctx, built)
+        yield PIECE_WORK * len(built.pieces)
         if not bad:
             break
         changed = False
@@ -762,7 +803,7 @@ def _tighter(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: fl
     return Realized(built.path, legal, "tighter", pts, limits, _count_turns(built.path), "; ".join(notes), 1)
 
 
-def _backup(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Realized:
+def _backup(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Work:
     m = len(pts) - 1
     r = ctx.r
     choose = _first_clear(ctx)
@@ -770,6 +811,7 @@ def _backup(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: flo
     pivot = [False] * (m + 1)
     built = _Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse).build()
     bad = _colliding(ctx, built)
+    yield PIECE_WORK * len(built.pieces)
     if not bad:
         return Realized(built.path, path_clear(ctx.map, built.path, ctx.width), "backup", pts, [],
                         _count_turns(built.path), "", 1)
@@ -793,6 +835,7 @@ def _backup(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: flo
         lo = turns[k - 1].exit[1] if k > 0 and tr.entry is not None else None
         hi = turns[k + 1].entry[1] if k + 1 < len(turns) and tr.exit is not None else None
         found = _reverse_turn(ctx, lay, tr, lo, hi)
+        yield PIECE_WORK * 8
         if found is None:
             failed.append(f"no three-point turn clears the walls at waypoint(s) {tr.first}..{tr.last}")
             if forced:  # backing up never pivots: drive the (colliding) forward curve instead
@@ -857,13 +900,13 @@ def _reverse_turn(ctx: _Ctx, lay: _Layout, tr: _Turn, lo: float | None,
 # ----------------------------------------------------------------------------- recalculate
 
 def _recalculate(ctx: _Ctx, smooth_map: TileMap, tiles: list[tuple[int, int]], hs: float | None,
-                 hg: float | None, max_recalcs: int, search_options: dict | None) -> Realized:
-    from .search import FOUND
-
+                 hg: float | None, max_recalcs: int, search_options: dict | SearchOptions | None,
+                 max_expansions: int | None = None) -> Work:
     tm = ctx.map
-    opts = _search_options(search_options, ctx.width)
+    opts, heuristic = search_options_for(search_options, ctx.width)
     invalid = np.zeros((tm.height, tm.width), dtype=np.uint8)
     searches = 1
+    spent = 0
     choose = _first_clear(ctx)
     current = tiles
     note = ""
@@ -877,9 +920,11 @@ def _recalculate(ctx: _Ctx, smooth_map: TileMap, tiles: list[tuple[int, int]], h
         m = len(pts) - 1
         built = _Layout(pts, hs, hg, [ctx.r] * (m + 1), [False] * (m + 1), choose, ctx.can_reverse).build()
         bad = _colliding(ctx, built)
+        yield PIECE_WORK * (len(pts) + len(built.pieces))
         if not bad and path_clear(tm, built.path, ctx.width):
             msg = f"legal after {searches - 1} recalculation(s)" if searches > 1 else ""
-            return Realized(built.path, True, "recalculate", pts, [], _count_turns(built.path), msg, searches)
+            return Realized(built.path, True, "recalculate", pts, [], _count_turns(built.path), msg, searches,
+                            expanded=spent)
         if attempt == max_recalcs:
             note = f"no legal path: still colliding after {max_recalcs} recalculation(s); " + \
                 _describe_collision(ctx, built.path)
@@ -891,18 +936,32 @@ def _recalculate(ctx: _Ctx, smooth_map: TileMap, tiles: list[tuple[int, int]], h
             break
         (x, y), bit = move
         invalid[y, x] |= np.uint8(1 << bit)
-        search = _masked_search(tm, opts, current[0], current[-1], ~invalid)
+        left = None if max_expansions is None else max_expansions - spent
+        if left is not None and left < 1:
+            return Realized(built.path, False, "recalculate", pts, [], _count_turns(built.path),
+                            "budget exhausted before a legal path was found", searches, True, spent)
+        search = masked_search(tm, opts, heuristic, ctx.width, current[0], current[-1], ~invalid,
+                               max_expansions=left)
         if search is None:
             note = (f"no legal path: the start {current[0]} or goal {current[-1]} is too close to a wall "
                     f"for a unit {ctx.width:g} wide")
             break
         searches += 1
-        if search.status != FOUND:
+        while search.status == Status.RUNNING:
+            before = search.expanded
+            search.step(4096)
+            spent += search.expanded - before
+            yield search.expanded - before
+        if search.status == Status.BUDGET_EXHAUSTED:
+            return Realized(built.path, False, "recalculate", pts, [], _count_turns(built.path),
+                            "budget exhausted before a legal path was found", searches, True, spent)
+        if search.status != Status.FOUND:
             note = (f"no legal path: after {searches - 1} recalculation(s) A* finds no route that avoids the "
                     f"{int(np.unpackbits(invalid).sum())} invalidated move(s) ({search.status})")
             break
-        current = search.path
-    return Realized(built.path, False, "recalculate", pts, [], _count_turns(built.path), note, searches)
+        current = cast(list[tuple[int, int]], search.path)
+    return Realized(built.path, False, "recalculate", pts, [], _count_turns(built.path), note, searches,
+                    expanded=spent)
 
 
 def _move_to_invalidate(ctx: _Ctx, tiles: list[tuple[int, int]], pts: list[tuple[float, float]],

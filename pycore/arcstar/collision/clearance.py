@@ -56,8 +56,8 @@ from typing import Any
 
 import numpy as np
 
-from .collision import TOUCH, _line_hits, _reach, _tables, check_width
-from .tilemap import TileMap
+from .swept import TOUCH, line_hits, body_reach, hit_tables, check_width
+from ..maps.tilemap import TileMap
 
 __all__ = ["DEFAULT_CAP", "MOVES", "clearance_map", "move_masks_for", "passable_for", "step_ok_for"]
 
@@ -205,5 +205,5 @@ def step_ok_for(tilemap: TileMap, a: Any, b: Any, width: Any) -> bool:
     tilemap = _check_map(tilemap)
     ax, ay = _tile(tilemap, a, "a")
     bx, by = _tile(tilemap, b, "b")
-    return not _line_hits(_tables(tilemap), ax + 0.5, ay + 0.5, bx + 0.5, by + 0.5,
-                          _reach(check_width(width)))
+    return not line_hits(hit_tables(tilemap), ax + 0.5, ay + 0.5, bx + 0.5, by + 0.5,
+                          body_reach(check_width(width)))

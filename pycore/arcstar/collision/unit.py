@@ -1,0 +1,51 @@
+"""The unit a plan is for: its body and how it turns, and the grid it can walk.
+
+A unit is a disc of diameter ``width`` tiles (None: a point, which fits every open tile) that
+turns on arcs of at least ``radius`` tiles and may back up when ``can_reverse``. Speed and
+acceleration arrive with units in motion (the world layer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..maps.tilemap import TileMap
+from ..outcomes import BadInput
+from ..search.grid import GridGraph, GridOptions, graph_for
+from .clearance import move_masks_for, passable_for
+
+
+@dataclass(frozen=True)
+class Unit:
+    """width: diameter in tiles, or None for a point unit. radius: the turning radius in tiles
+    (used by the turning methods; 1.0 is a car-like unit on a tile grid). can_reverse: it may
+    drive backwards (Reeds-Shepp curves, three-point turns)."""
+
+    width: float | None = None
+    radius: float = 1.0
+    can_reverse: bool = False
+
+    def __post_init__(self) -> None:
+        w = self.width
+        if w is not None and (isinstance(w, bool) or not isinstance(w, (int, float)) or not w > 0
+                              or w == float("inf")):
+            raise BadInput(f"width must be a positive number of tiles, got {w!r}", "width")
+        r = self.radius
+        if isinstance(r, bool) or not isinstance(r, (int, float)) or not r > 0 or r == float("inf"):
+            raise BadInput(f"radius must be a positive number of tiles, got {r!r}", "radius")
+        if not isinstance(self.can_reverse, bool):
+            raise BadInput(f"can_reverse must be true or false, got {self.can_reverse!r}", "can_reverse")
+
+
+def unit_graph(tilemap: TileMap, grid: GridOptions, width: float | None) -> GridGraph:
+    """The grid a unit of ``width`` walks: tiles where it fits and steps its swept disc clears
+    (cached per map version, grid options and width; the plain grid for a point unit)."""
+    graph = graph_for(tilemap, grid)
+    if width is None:
+        return graph
+    if grid.diagonal not in ("both", "never"):
+        raise BadInput("with a width, diagonal must be 'both' or 'never': the swept-disc test decides the rest",
+                       "diagonal")
+    w = float(width)
+    return tilemap.cached(f"graph:{grid}:width={w!r}", lambda: graph.restricted(
+        move_masks_for(tilemap, w), passable_for(tilemap, w)))

@@ -1,0 +1,51 @@
+"""Typed outcomes shared by every layer: how a plan ended, and what kind of error it was.
+
+Code branches on these enums, never on message text; messages stay for people. Both enums are
+``str`` enums, so they compare equal to (and serialise as) the plain strings the worker
+protocol carries: ``Status.FOUND == "found"``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Status(str, Enum):
+    """How a search or a plan ended (``RUNNING`` while it has not)."""
+
+    RUNNING = "running"
+    FOUND = "found"
+    NO_PATH = "no_path"
+    UNREACHABLE = "unreachable"
+    BUDGET_EXHAUSTED = "budget_exhausted"
+    CANCELLED = "cancelled"
+    NOT_LEGAL = "not_legal"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ErrorKind(str, Enum):
+    """What went wrong with a request: the caller's input, or arcstar itself."""
+
+    BAD_INPUT = "bad_input"
+    INTERNAL = "internal"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class BadInput(ValueError):
+    """Malformed or hostile input, with the field it concerns (dotted, e.g. ``options.weight``;
+    empty when the input as a whole is wrong). A ``ValueError``, so ``except ValueError`` works."""
+
+    kind = ErrorKind.BAD_INPUT
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def field_of(error: BaseException) -> str:
+    """The field a ``ValueError`` names (``""`` for a plain ``ValueError``)."""
+    return getattr(error, "field", "")

@@ -1,0 +1,212 @@
+"""The method registry: every planning method, what builds it, what it accepts, what it
+guarantees. The one place the planner, the CLI, the service's ``info`` and the lab read.
+
+A method is built over a graph (squares, hexes, waypoints). Where a fast method does not apply
+(JPS on weighted terrain, say) the planner plans with the methodical one and says so; where an
+option makes no sense for a method (a unit width for a point-only search) it is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from ..outcomes import BadInput
+from ..search.engine import AStar
+from ..search.graph import Graph
+from ..search.grid import GridGraph
+from ..search.hierarchical import HierarchicalAStar
+from ..search.jps import JPS, JPSPlus, jps_unsuitable
+from ..search.openlists import OPEN_LISTS
+
+if TYPE_CHECKING:  # typing only: the options module reads this registry at run time
+    from .options import PlanOptions
+
+
+class Optimality(str, Enum):
+    """What a method promises about the cost of the path it finds."""
+
+    ALWAYS = "always"           # least cost whatever the heuristic (Dijkstra)
+    ADMISSIBLE = "admissible"   # least cost with an admissible heuristic, stop "closed", no turn penalty
+    BOUNDED = "bounded"         # within a stated factor of the least cost (hierarchical)
+
+
+@dataclass(frozen=True)
+class Query:
+    """One search to build: the graph and its node ids, the options, and the map (for methods
+    that read it: the hierarchical search's clusters)."""
+
+    graph: Graph
+    start: int
+    goals: list[int]
+    options: PlanOptions
+    heuristic: str
+    tilemap: Any = None
+
+
+@dataclass(frozen=True)
+class Built:
+    """A search ready to step, the method that actually runs, and why it differs if it does."""
+
+    search: Any
+    method: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """A planning method.
+
+    graphs: the graph kinds it runs on ("grid", "hex", "waypoint"). point_only: it plans for a
+    point unit (no width, no turning stage). open_lists / turn_penalty / terrain / heuristic:
+    whether the choice is open to the user. neighbours, diagonal: the grid rules it applies to
+    (elsewhere the planner falls back to A* and says so). bound: the cost factor for BOUNDED.
+    """
+
+    name: str
+    summary: str
+    build: Callable[[Query], Built]
+    optimality: Optimality
+    graphs: tuple[str, ...] = ("grid",)
+    point_only: bool = False
+    open_lists: tuple[str, ...] = OPEN_LISTS
+    turn_penalty: bool = True
+    terrain: bool = True
+    heuristic: bool = True
+    default_heuristic: str | None = None
+    neighbours: tuple[int, ...] = (4, 8)
+    diagonal: tuple[str, ...] | None = None
+    bound: float | None = None
+    note: str = ""
+    accepts_unit: bool = field(init=False, default=True)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "accepts_unit", not self.point_only)
+
+    def check(self, options: PlanOptions) -> None:
+        """Refuse what this method cannot do, naming the option."""
+        s = options.search
+        if self.point_only and options.unit_width is not None:
+            field_name = "width" if options.unit.width is not None else "turning"
+            raise BadInput(f"{self.name} plans for a point unit: use astar or dijkstra for a unit width "
+                           "or a turning method", field_name)
+        if s.open_list not in self.open_lists:
+            raise BadInput(f"{self.name} keeps its own open list: open_list must be "
+                           f"{' or '.join(repr(o) for o in self.open_lists)}", "open_list")
+        if s.turn_penalty and not self.turn_penalty:
+            raise BadInput(f"{self.name} charges no turns: turn_penalty must be 0", "turn_penalty")
+
+    def to_json(self) -> dict[str, Any]:
+        """What the lab greys out and explains (the service's ``info.limits``)."""
+        out: dict[str, Any] = {"summary": self.summary, "graphs": list(self.graphs),
+                               "open_lists": list(self.open_lists), "turn_penalty": self.turn_penalty,
+                               "width": not self.point_only, "terrain": self.terrain,
+                               "neighbours": list(self.neighbours), "heuristic": self.heuristic,
+                               "optimal": self.optimality.value}
+        if self.diagonal is not None:
+            out["diagonal"] = list(self.diagonal)
+        if self.bound is not None:
+            out["bound"] = self.bound
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def _engine_kwargs(q: Query) -> dict[str, Any]:
+    s = q.options.search
+    return {"heuristic": q.heuristic, "weight": s.weight, "stop": s.stop,
+            "max_expansions": s.max_expansions, "trace": s.trace, "open_list": s.open_list,
+            "turn_penalty": s.turn_penalty}
+
+
+def _astar(q: Query) -> Built:
+    return Built(AStar(q.graph, q.start, q.goals, **_engine_kwargs(q)), q.options.method)
+
+
+def _jump(engine: type) -> Callable[[Query], Built]:
+    def build(q: Query) -> Built:
+        reason = "plans on square grids only" if not isinstance(q.graph, GridGraph) \
+            else jps_unsuitable(q.graph, q.goals)
+        if reason:  # the fast method does not apply here: the methodical one does, and we say so
+            return Built(AStar(q.graph, q.start, q.goals, **_engine_kwargs(q)), "astar",
+                         f"{q.options.method} {reason}: planned with astar instead")
+        return Built(engine(q.graph, q.start, q.goals, **_engine_kwargs(q)), q.options.method)
+    return build
+
+
+def _hpa(q: Query) -> Built:
+    s = q.options.search
+    return Built(HierarchicalAStar(q.tilemap, q.graph, q.start, q.goals, cluster_size=s.cluster_size,
+                                   max_expansions=s.max_expansions, trace=s.trace), "hpa")
+
+
+_JUMP = {"point_only": True, "open_lists": ("heap",), "turn_penalty": False, "terrain": False,
+         "neighbours": (8,), "diagonal": ("both",), "default_heuristic": "octile",
+         "note": "uniform terrain only; elsewhere the planner uses astar and says so"}
+
+METHODS: dict[str, MethodSpec] = {spec.name: spec for spec in (
+    MethodSpec("astar", "A*: best-first on G + H; optimal with an admissible heuristic.", _astar,
+               Optimality.ADMISSIBLE, graphs=("grid", "hex", "waypoint"), default_heuristic="manhattan"),
+    MethodSpec("dijkstra", "Dijkstra: A* with H = 0; always least-cost, expands the most.", _astar,
+               Optimality.ALWAYS, graphs=("grid", "hex", "waypoint"), heuristic=False),
+    MethodSpec("jps", "Jump Point Search: A* that jumps over symmetric paths on uniform grids.",
+               _jump(JPS), Optimality.ADMISSIBLE, **_JUMP),  # type: ignore[arg-type]
+    MethodSpec("jpsplus", "JPS+: Jump Point Search with precomputed jump distances.",
+               _jump(JPSPlus), Optimality.ADMISSIBLE, **_JUMP),  # type: ignore[arg-type]
+    MethodSpec("hpa", "HPA*: plans over clusters and their entrances, then refines.", _hpa,
+               Optimality.BOUNDED, point_only=True, open_lists=("heap",), turn_penalty=False,
+               heuristic=False, bound=1.4, note="octile A* on two levels; paths at most 40% longer than optimal"),
+)}
+
+
+@dataclass(frozen=True)
+class Guarantee:
+    """What a set of options promises: a least-cost path (optimal), a path legal for the unit
+    (legal: None when no turning stage checks it), and the same in words."""
+
+    optimal: bool
+    legal: bool | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"optimal": self.optimal, "legal": self.legal, "text": self.text}
+
+
+def guarantee(options: PlanOptions, graph: Graph | None = None) -> Guarantee:
+    """What ``options`` guarantee (on ``graph`` when given; a square grid otherwise)."""
+    spec, s = options.spec, options.search
+    heuristic = options.heuristic_on(graph) if graph is not None else (
+        "none" if options.method == "dijkstra" else options.search.heuristic or spec.default_heuristic or "octile")
+    if spec.optimality is Optimality.ALWAYS or (spec.optimality is Optimality.ADMISSIBLE and heuristic == "none"):
+        optimal, text = True, ("Dijkstra: no heuristic (H = 0), so it spreads out evenly; always a least-cost "
+                               "path, but it expands the most tiles.")
+    elif spec.optimality is Optimality.BOUNDED:
+        optimal, text = False, f"{spec.summary} Paths at most {spec.bound:g} x the least cost."
+    else:
+        if graph is not None:
+            ok = graph.admissible(heuristic)
+        else:
+            ok = not (heuristic == "manhattan" and s.neighbours == 8 and s.diagonal != "never")
+        optimal = ok
+        text = (f"{spec.name} with the {heuristic} heuristic never overestimates here: it always finds a "
+                "least-cost path." if ok else
+                f"{heuristic.capitalize()} with diagonals overestimates: fast, but {spec.name} may not find the "
+                "shortest path (Lester's choice).")
+    if options.method != "dijkstra" and s.weight > 1:
+        text += f" Weight {s.weight:g}: fewer expansions; the cost found is at most {s.weight:g} x the least."
+        optimal = False
+    if s.stop == "reached":
+        text += " Stopping when the goal is first reached (not closed) may miss the shortest path."
+        optimal = False
+    if s.turn_penalty > 0:
+        text += " A turn penalty trades cost for fewer turns: not least-cost."
+        optimal = False
+    legal: bool | None = None
+    t = options.turning.method
+    if t is not None:
+        legal = False  # the basic methods patch an A* path and may fail: each result says if it is legal
+        text += (" The turning stage checks the unit's body exactly; every result says whether its path is legal."
+                 if t != "ignore" else " Turns ignore walls: the result says where the body would overlap one.")
+    return Guarantee(optimal, legal, text)

@@ -1,0 +1,61 @@
+"""The graph protocol every engine walks: squares, hexes, waypoints, the hierarchical graph.
+
+A graph is a finite set of nodes numbered ``0 .. node_count - 1`` (ids need not all be usable:
+a grid pads its border with blocked nodes). The engine asks only what this protocol offers, so
+it never knows a graph's shape; per-search state lives in the engine's arrays, never on the
+graph (the Rust ``pathfinding`` crate's model: search as functions over callbacks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Graph(Protocol):
+    """What a search needs from a graph.
+
+    node_count: how many node ids there are (the size of the engine's per-node arrays).
+    heuristics: the heuristic names this graph offers ("none" always among them).
+    default_heuristic: the one used when none is asked for.
+    """
+
+    node_count: int
+    heuristics: tuple[str, ...]
+    default_heuristic: str
+
+    def usable(self, node: int) -> bool:
+        """Whether a search may start, end or pass at ``node``."""
+        ...
+
+    def successors(self, node: int) -> Iterable[tuple[int, float]]:
+        """(neighbour, step cost) for every step out of ``node``; costs are finite and > 0."""
+        ...
+
+    def place(self, node: int) -> tuple[float, float]:
+        """Where ``node`` is drawn, in the graph's own drawing units (tile units for maps)."""
+        ...
+
+    def heuristic(self, goals: Sequence[int], name: str, weight: float = 1.0) -> Callable[[int], float]:
+        """H(node): the estimate to the nearest of ``goals``, scaled by ``weight``; a
+        ``ValueError`` naming the options for an unknown ``name``."""
+        ...
+
+    def admissible(self, name: str, weight: float = 1.0) -> bool:
+        """Whether ``name`` at ``weight`` never overestimates (so A* finds least-cost paths)."""
+        ...
+
+
+@runtime_checkable
+class CellGraph(Graph, Protocol):
+    """A graph laid on an array of cells (square tiles, hexes), so what a search saw can be
+    drawn as one byte per cell. cell_count: the cells; cell_index: node ids to cell indices
+    (-1 for nodes that are no cell, such as a grid's padding)."""
+
+    cell_count: int
+
+    def cell_index(self, nodes: np.ndarray) -> np.ndarray:
+        ...

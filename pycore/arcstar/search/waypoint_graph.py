@@ -1,0 +1,116 @@
+"""The graph a search walks on a waypoint map: precomputed adjacency lists.
+
+Node ids are the map's node indices (the order the nodes were added or listed in the JSON);
+``node(id)``/``ident(node)`` convert. Every node is usable. An undirected edge gives a step
+each way, a one-way edge one step; parallel edges are kept as they are. The graph is a
+snapshot: edits to the map after it was built are not seen.
+
+Heuristics: "euclidean" (straight-line distance in tiles times the map's ``cost_scale()``,
+so it never overestimates even where an edge costs less than its length, and is consistent)
+and "none" (Dijkstra).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from ..maps.waypoints import WaypointId, WaypointMap
+from ..outcomes import BadInput
+
+WAYPOINT_HEURISTICS = ("euclidean", "none")
+
+
+class WaypointGraph:
+    """A waypoint map as the search protocol (``search.graph.Graph``) sees it."""
+
+    heuristics = WAYPOINT_HEURISTICS
+    default_heuristic = "euclidean"
+
+    def __init__(self, waypoints: WaypointMap) -> None:
+        self.map = waypoints
+        nodes = waypoints.nodes
+        self.node_count = len(nodes)
+        self.xs: list[float] = [n.x for n in nodes]
+        self.ys: list[float] = [n.y for n in nodes]
+        self.ids: list[WaypointId] = [n.id for n in nodes]
+        self._index = {n.id: i for i, n in enumerate(nodes)}
+        adjacency: list[list[tuple[int, float]]] = [[] for _ in nodes]
+        for e in waypoints.edges:
+            a, b = self._index[e.source], self._index[e.target]
+            cost = e.cost if e.cost is not None else math.hypot(self.xs[b] - self.xs[a], self.ys[b] - self.ys[a])
+            adjacency[a].append((b, cost))
+            if not e.oneway:
+                adjacency[b].append((a, cost))
+        self.adjacency = adjacency
+        self.scale = waypoints.cost_scale()
+
+    # -- the graph protocol ---------------------------------------------------------------
+    def usable(self, node: int) -> bool:
+        return 0 <= node < self.node_count
+
+    def successors(self, node: int) -> list[tuple[int, float]]:
+        """(neighbour, edge cost) for every edge out of ``node`` (the stored list itself)."""
+        return self.adjacency[node]
+
+    def place(self, node: int) -> tuple[float, float]:
+        """The node's point in tile units."""
+        node = self._check_node(node)
+        return self.xs[node], self.ys[node]
+
+    def heuristic(self, goals: Sequence[int], name: str, weight: float = 1.0) -> Callable[[int], float]:
+        """H(node) to the nearest goal: Euclidean distance times ``scale`` times ``weight``."""
+        self._check_name(name)
+        weight = _check_weight(weight)
+        try:
+            goal_list = list(goals)
+        except TypeError:
+            raise BadInput("goals must be a sequence of node ids", "goals") from None
+        targets = [self._check_node(g, f"goals[{i}]") for i, g in enumerate(goal_list)]
+        if not targets:
+            raise BadInput("a heuristic needs at least one goal", "goals")
+        if name == "none":
+            return lambda node: 0.0
+        s = weight * self.scale
+        xs, ys = self.xs, self.ys
+        if len(targets) == 1:
+            gx, gy = xs[targets[0]], ys[targets[0]]
+            return lambda node: math.hypot(xs[node] - gx, ys[node] - gy) * s
+        points = [(xs[g], ys[g]) for g in targets]
+        return lambda node: min(math.hypot(xs[node] - gx, ys[node] - gy) for gx, gy in points) * s
+
+    def admissible(self, name: str, weight: float = 1.0) -> bool:
+        """"none" always; "euclidean" at a weight up to 1 (scaled for cheap edges)."""
+        self._check_name(name)
+        return name == "none" or _check_weight(weight) <= 1.0
+
+    # -- conversions ----------------------------------------------------------------------
+    def node(self, id: WaypointId) -> int:
+        """The node of a waypoint id; ``BadInput`` (field "id") when there is none."""
+        try:
+            return self._index[id]
+        except (KeyError, TypeError):
+            shown = repr(id)[:40] if isinstance(id, (str, int)) else type(id).__name__
+            raise BadInput(f"no waypoint has the id {shown}", "id") from None
+
+    def ident(self, node: int) -> WaypointId:
+        """The waypoint id of a node."""
+        return self.ids[self._check_node(node)]
+
+    def _check_node(self, node: object, field: str = "node") -> int:
+        if isinstance(node, bool) or not isinstance(node, int) or not 0 <= node < self.node_count:
+            shown = repr(node)[:40] if isinstance(node, int) else type(node).__name__
+            raise BadInput(f"{field} must be a node id 0..{self.node_count - 1}, got {shown}", field)
+        return node
+
+    def _check_name(self, name: object) -> None:
+        if name not in WAYPOINT_HEURISTICS:
+            shown = repr(name)[:40] if isinstance(name, str) else type(name).__name__
+            raise BadInput(f"heuristic must be one of {', '.join(WAYPOINT_HEURISTICS)}, got {shown}", "heuristic")
+
+
+def _check_weight(weight: object) -> float:
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
+        shown = repr(weight)[:40] if isinstance(weight, (int, float)) else type(weight).__name__
+        raise BadInput(f"weight must be a finite number >= 0, got {shown}", "weight")
+    return float(weight)

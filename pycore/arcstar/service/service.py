@@ -1,0 +1,295 @@
+"""What the Web Worker calls: requests in, answers out, plans run in timeslices.
+
+One entry point, ``Service.handle(message_json, cells=None) -> answer_json``. It never raises:
+every failure is an answer ``{"type": "error", "id", "kind", "field", "message"}`` whose ``kind``
+(``outcomes.ErrorKind``) and ``field`` (the dotted name of the bad part, e.g. ``map.width``)
+are what code reads; the message is for people. Every message is defined in
+``protocol.schema.json``; in short:
+
+- ``plan`` (map ``{width, height, version, terrain_costs?}``, start, goal, options), with
+  ``cells`` the width*height terrain codes (uint8, row-major ``y * width + x``) as any buffer;
+  without ``cells`` the map cached under that version is used. Answers ``started``.
+- ``step`` (``budget_ms``, default 8): works for about that long, then answers ``progress``
+  (``expanded``, ``open``) or ``result``, after which the job is gone.
+- ``cancel``: answers ``cancelled``. ``info``: what this core offers (methods and their
+  ``limits``, heuristics, terrains, ...). ``describe`` (options): what a plan with them
+  guarantees (``optimal``, ``legal``, ``text``), from the planner's method registry.
+- ``load_map`` (text): reads a ``.map``, arcstar JSON or ASCII art; answers ``map``.
+  ``load_scen`` (text, width, height): answers ``scenarios``.
+
+Binary parts (a result's ``explored`` tiles and ``trace`` arrays, a loaded map's ``cells``)
+appear in an answer as ``{"name", "dtype", "length"}`` descriptors; the bytes wait for
+``take_buffer(name)`` until the next request.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import __version__
+from ..maps.mapio import load_text, parse_scen
+from ..maps.tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
+from ..outcomes import BadInput, field_of
+from ..planner import METHODS, PlanJob, PlanOptions, guarantee
+from ..search.engine import STOP_RULES, TRACE_DETAIL_LIMIT
+from ..search.grid import COST_MODELS, DIAGONAL_POLICIES
+from ..search.heuristics import HEURISTICS
+from ..search.openlists import OPEN_LISTS
+from . import protocol
+from .protocol import buffer, check_int, check_keys, check_text, end_point, within
+
+MAX_BUDGET_MS = 1000.0
+DEFAULT_BUDGET_MS = 8.0
+MAX_JOBS = 8
+
+# The fields each request may have (the schema's service_request definitions).
+REQUEST_KEYS: dict[str, tuple[str, ...]] = {
+    "plan": ("type", "id", "map", "start", "goal", "options"),
+    "step": ("type", "id", "budget_ms"),
+    "cancel": ("type", "id"),
+    "info": ("type", "id"),
+    "load_map": ("type", "id", "text"),
+    "load_scen": ("type", "id", "text", "width", "height"),
+    "describe": ("type", "id", "options"),
+}
+MAP_KEYS = ("width", "height", "version", "terrain_costs")
+
+
+@dataclass
+class _Job:
+    plan: PlanJob
+    chunk: int = 256
+
+
+def terrain_json(t: Terrain) -> dict[str, Any]:
+    """A terrain type as the protocol sends it (an impassable cost is null)."""
+    return {"code": t.code, "name": t.name, "char": t.char, "cost": None if math.isinf(t.cost) else t.cost}
+
+
+def plan_options(raw: object, defaults: dict[str, Any]) -> PlanOptions:
+    """``PlanOptions`` from a request's options, a bad one named as ``options.<name>``."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise BadInput(f"options must be an object, got {type(raw).__name__}", "options")
+    try:
+        return PlanOptions.from_dict({**defaults, **raw})
+    except ValueError as e:
+        raise within("options", e) from None
+
+
+class Service:
+    """Holds the current map (by version) and the running plans of one worker."""
+
+    def __init__(self) -> None:
+        self.map: TileMap | None = None
+        self.map_version: object = None
+        self.jobs: dict[object, _Job] = {}
+        self.buffers: dict[str, bytes] = {}
+
+    def take_buffer(self, name: str = "explored") -> bytes | None:
+        """A binary part of the last answer, once (None when there is none): ``explored``,
+        ``cells`` or ``trace.<key>``, as its answer's descriptor names it."""
+        return self.buffers.pop(name, None)
+
+    def handle(self, message_json: str, cells: object = None) -> str:
+        """Answer one request (JSON text in, JSON text out); never raises."""
+        msg_id = None
+        self.buffers = {}  # binary parts live until the next request
+        try:
+            msg = protocol.parse_request(message_json)
+            msg_id = msg["id"]
+            check_keys(msg, REQUEST_KEYS[msg["type"]])
+            out = getattr(self, "_" + msg["type"])(msg, cells)
+        except RecursionError:  # a hostile structure inside the size limits
+            out = protocol.error(msg_id, BadInput("request nests too deeply"))
+        except Exception as e:  # bad input is reported; so is a bug, which must not kill the worker
+            out = protocol.error(msg_id, e)
+        return protocol.dumps(out)
+
+    # -- requests ---------------------------------------------------------------------------
+    def _plan(self, msg: dict, cells: object) -> dict:
+        spec = msg.get("map")
+        if not isinstance(spec, dict):
+            raise BadInput("plan request needs a 'map' object with width, height and version", "map")
+        start, goal = end_point(msg.get("start"), "start"), end_point(msg.get("goal"), "goal")
+        tilemap = self._map(spec, cells)
+        options = plan_options(msg.get("options"), {"trace": True})
+        if len(self.jobs) >= MAX_JOBS and msg["id"] not in self.jobs:
+            raise BadInput(f"too many searches at once (at most {MAX_JOBS}): cancel one first", "id")
+        try:
+            job = PlanJob(tilemap, start, goal, options)
+        except ValueError as e:
+            raise BadInput(str(e), field_of(e)) from None
+        old = self.jobs.pop(msg["id"], None)
+        if old is not None:
+            old.plan.cancel()
+        self.jobs[msg["id"]] = _Job(job)
+        return {"type": "started", "id": msg["id"]}
+
+    def _map(self, spec: dict, cells: object) -> TileMap:
+        if "cells" in spec:
+            raise BadInput("map.cells travels beside the JSON (a Uint8Array), not in it", "map.cells")
+        check_keys(spec, MAP_KEYS, "map")
+        width, height = check_int(spec.get("width"), "map.width"), check_int(spec.get("height"), "map.height")
+        version = spec.get("version")
+        if isinstance(version, bool) or not isinstance(version, (int, str)):
+            raise BadInput(f"map.version must be an integer or a string, got {type(version).__name__}",
+                           "map.version")
+        if cells is None:
+            if self.map is None or version != self.map_version:
+                raise BadInput(f"no map with version {version!r} was sent: send its cells", "map.version")
+            if (width, height) != (self.map.width, self.map.height):
+                raise BadInput(f"map version {version!r} is {self.map.width}x{self.map.height}, "
+                               f"not {width}x{height}", "map.width")
+            return self.map
+        try:
+            check_size(width, height)
+        except ValueError as e:
+            raise within("map", e) from None
+        if hasattr(cells, "to_py"):  # a JavaScript typed array inside Pyodide
+            cells = cells.to_py()
+        try:
+            data = np.frombuffer(bytes(memoryview(cells)), dtype=np.uint8)
+        except TypeError:
+            raise BadInput("map cells must be a byte buffer (a Uint8Array)", "map.cells") from None
+        if data.size != width * height:
+            raise BadInput(f"map cells hold {data.size} values, expected width x height = {width * height}",
+                           "map.cells")
+        try:
+            tilemap = TileMap(data.reshape(height, width).copy())
+        except ValueError as e:
+            raise within("map.cells", e) from None
+        costs = spec.get("terrain_costs", [])
+        if not isinstance(costs, list):
+            raise BadInput("map.terrain_costs must be a list of [code, cost] pairs", "map.terrain_costs")
+        for pair in costs:
+            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], int):
+                raise BadInput(f"map.terrain_costs entries must be [code, cost], got {protocol.show(pair)}",
+                               "map.terrain_costs")
+            try:
+                tilemap.set_cost(pair[0], math.inf if pair[1] is None else pair[1])
+            except ValueError as e:
+                raise within("map.terrain_costs", e) from None
+        self.map, self.map_version = tilemap, version
+        return tilemap
+
+    def _step(self, msg: dict, cells: object) -> dict:
+        job = self.jobs.get(msg["id"])
+        if job is None:
+            raise BadInput(f"no running search with id {msg['id']!r}", "id")
+        budget = msg.get("budget_ms", DEFAULT_BUDGET_MS)
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget) or budget <= 0:
+            raise BadInput(f"budget_ms must be a positive number, got {protocol.show(budget)}", "budget_ms")
+        budget = min(float(budget), MAX_BUDGET_MS)
+        deadline = time.perf_counter() + budget / 1000.0
+        plan = job.plan
+        try:
+            while not plan.done:
+                t0 = time.perf_counter()
+                plan.step(job.chunk)
+                took = time.perf_counter() - t0
+                # keep each chunk near a tenth of the budget so the deadline is met closely
+                if took < budget / 20000.0:
+                    job.chunk = min(job.chunk * 2, 1 << 16)
+                elif took > budget / 5000.0:
+                    job.chunk = max(job.chunk // 2, 16)
+                if time.perf_counter() >= deadline:
+                    break
+            if not plan.done:
+                search = plan.search
+                return {"type": "progress", "id": msg["id"], "expanded": search.expanded, "open": search.open_count}
+            result = self._result_json(plan, plan.result())
+        except BaseException:
+            del self.jobs[msg["id"]]  # a job that failed once is not stepped again
+            raise
+        del self.jobs[msg["id"]]
+        return {"type": "result", "id": msg["id"], "result": result}
+
+    def _cancel(self, msg: dict, cells: object) -> dict:
+        job = self.jobs.pop(msg["id"], None)
+        if job is not None:
+            job.plan.cancel()
+        return {"type": "cancelled", "id": msg["id"]}
+
+    def _info(self, msg: dict, cells: object) -> dict:
+        return {"type": "info", "id": msg["id"], "version": __version__, "methods": list(METHODS),
+                "heuristics": list(HEURISTICS), "diagonal": list(DIAGONAL_POLICIES),
+                "costs": list(COST_MODELS), "open_lists": list(OPEN_LISTS), "stop": list(STOP_RULES),
+                "limits": {name: spec.to_json() for name, spec in METHODS.items()},
+                "terrains": [terrain_json(t) for t in DEFAULT_TERRAINS]}
+
+    def _describe(self, msg: dict, cells: object) -> dict:
+        said = guarantee(plan_options(msg.get("options"), {}))
+        return {"type": "describe", "id": msg["id"], "optimal": bool(said.optimal), "legal": said.legal,
+                "text": str(said.text)}
+
+    def _load_map(self, msg: dict, cells: object) -> dict:
+        try:
+            loaded = load_text(check_text(msg.get("text"), "text"))
+        except ValueError as e:
+            raise within("text", e) from None
+        tilemap = loaded.map
+        terrain = np.ascontiguousarray(tilemap.terrain, dtype=np.uint8).ravel()
+        self.buffers["cells"] = terrain.tobytes()
+        return {"type": "map", "id": msg["id"], "width": tilemap.width, "height": tilemap.height,
+                "start": loaded.start and list(loaded.start), "goal": loaded.goal and list(loaded.goal),
+                "terrains": [terrain_json(t) for t in sorted(tilemap.terrains.values(), key=lambda t: t.code)],
+                "cells": buffer("cells", terrain)}
+
+    def _load_scen(self, msg: dict, cells: object) -> dict:
+        text = check_text(msg.get("text"), "text")
+        width, height = check_int(msg.get("width"), "width"), check_int(msg.get("height"), "height")
+        try:
+            check_size(width, height)
+        except ValueError as e:
+            raise within("", e) from None
+        try:
+            scens = parse_scen(text, TileMap.empty(width, height))
+        except ValueError as e:
+            raise within("text", e) from None
+        return {"type": "scenarios", "id": msg["id"],
+                "scenarios": [{"id": s.id, "bucket": s.bucket, "start": list(s.start), "goal": list(s.goal),
+                               "optimal": s.optimal} for s in scens]}
+
+    # -- binary parts -----------------------------------------------------------------------
+    def _result_json(self, plan: PlanJob, result: Any) -> dict:
+        """The result as JSON, its explored tiles and replay arrays kept for ``take_buffer``."""
+        out = result.to_json()
+        trace = result.trace
+        if trace is None:
+            return out
+        explored = np.frombuffer(trace.explored(plan.graph), dtype=np.uint8)
+        self.buffers["explored"] = explored.tobytes()
+        counts = np.bincount(explored, minlength=3)
+        out.update(explored=buffer("explored", explored), open_count=int(counts[1]), closed_count=int(counts[2]))
+        if trace.nodes and len(trace.expanded) <= TRACE_DETAIL_LIMIT:
+            arrays = trace_arrays(plan.graph, trace)
+            self.buffers.update((f"trace.{k}", a.tobytes()) for k, a in arrays.items())
+            out["trace"] = {k: buffer(f"trace.{k}", a) for k, a in arrays.items()}
+        return out
+
+
+def trace_arrays(graph: Any, trace: Any) -> dict[str, np.ndarray]:
+    """A trace as flat tile-index arrays (``y * width + x``; -1 for no parent)."""
+
+    def flat(nodes: Any) -> np.ndarray:
+        return graph.cell_index(np.asarray(nodes, dtype=np.int64)).astype(np.int32)
+
+    nodes = list(trace.nodes)
+    info = trace.nodes
+    updates = np.asarray(trace.updates, dtype=np.float64).reshape(-1, 3)
+    updates[:, 0] = flat(updates[:, 0].astype(np.int64))
+    updates[:, 2] = flat(updates[:, 2].astype(np.int64))
+    return {"nodes": flat(nodes),
+            "g": np.array([info[n]["g"] for n in nodes], dtype=np.float64),
+            "h": np.array([info[n]["h"] for n in nodes], dtype=np.float64),
+            "parent": flat([info[n]["parent"] for n in nodes]),
+            "order": flat(trace.expanded),
+            "marks": np.asarray(trace.marks, dtype=np.int32),
+            "updates": updates.ravel()}

@@ -1,0 +1,103 @@
+"""Real protocol messages, made by the real ``Service``: one or more of every type.
+
+Shared by ``test_protocol.py`` (validated with jsonschema) and ``tests/js/protocol.test.mjs``
+(validated with ajv: it runs ``python -m protocol_samples`` and reads the JSON it prints), so
+both sides check the same messages against the same schema.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from arcstar.service import Service
+
+# What worker.js posts while it boots (the one answer the service does not make).
+BOOT_SAMPLES = [
+    {"type": "boot", "stage": "pyodide", "progress": 0.05, "message": "Loading the Python runtime (Pyodide)…"},
+    {"type": "boot", "stage": "failed", "progress": 0, "message": "The engine failed to load: no numpy"},
+]
+
+
+def call(svc: Service, msg: dict, cells: object = None) -> dict:
+    """Send one request (as JSON text, as the worker does) and read the answer."""
+    return json.loads(svc.handle(json.dumps(msg), cells))
+
+
+def plan_msg(id_: object, w: int, h: int, start: list, goal: list, version: object = 1, **options: object) -> dict:
+    return {"type": "plan", "id": id_, "map": {"width": w, "height": h, "version": version},
+            "start": start, "goal": goal, "options": options}
+
+
+def run_to_end(svc: Service, id_: object, budget_ms: float = 5) -> tuple[dict, list[dict]]:
+    """Step a search to its end: the last answer, and the progress answers before it."""
+    progress = []
+    for _ in range(100_000):
+        out = call(svc, {"type": "step", "id": id_, "budget_ms": budget_ms})
+        if out["type"] != "progress":
+            return out, progress
+        progress.append(out)
+    raise AssertionError("search did not end")
+
+
+def serpentine(w: int = 300, h: int = 300) -> np.ndarray:
+    """A map of long walls with gaps at alternate ends: a long search."""
+    grid = np.zeros((h, w), dtype=np.uint8)
+    for x in range(10, w - 1, 20):
+        grid[0 if x % 40 == 10 else 1:h - (1 if x % 40 == 10 else 0), x] = 1
+    return grid
+
+
+def samples() -> dict[str, list[dict]]:
+    """Requests the service accepted and answers it gave, in the service's JSON form:
+    ``{"requests": [...], "answers": [...]}`` (answers include ``BOOT_SAMPLES``)."""
+    svc = Service()
+    requests: list[dict] = []
+    answers: list[dict] = list(BOOT_SAMPLES)
+
+    def ask(msg: dict, cells: object = None) -> dict:
+        requests.append(msg)
+        out = call(svc, msg, cells)
+        answers.append(out)
+        return out
+
+    # a small plan to its result, with explored tiles and the replay trace
+    grid = np.zeros((5, 7), dtype=np.uint8)
+    grid[1:4, 3] = 1
+    ask(plan_msg("small", 7, 5, [1, 2], [5, 2]), grid.tobytes())
+    ask({"type": "step", "id": "small", "budget_ms": 50})
+    while answers[-1]["type"] == "progress":
+        ask({"type": "step", "id": "small", "budget_ms": 50})
+    # a turned path: segments, legality, waypoints
+    ask(plan_msg(2, 7, 5, [1, 2], [5, 2], turning="tighter", radius=1, trace=False))
+    ask({"type": "step", "id": 2, "budget_ms": 200})
+    while answers[-1]["type"] == "progress":
+        ask({"type": "step", "id": 2, "budget_ms": 200})
+    # no path: the goal walled in
+    walled = np.zeros((4, 4), dtype=np.uint8)
+    walled[0:3, 2] = walled[2, 2:] = 1
+    ask(plan_msg("walled", 4, 4, [0, 0], [3, 0], version="w"), walled.tobytes())
+    ask({"type": "step", "id": "walled", "budget_ms": 50})
+    # progress on a big map with a tiny budget, then cancelled
+    big = serpentine()
+    ask(plan_msg(7, 300, 300, [0, 0], [299, 299], version="big", heuristic="octile"), big.tobytes())
+    ask({"type": "step", "id": 7, "budget_ms": 0.5})
+    ask({"type": "cancel", "id": 7})
+    # errors: bad input with a field, and the request as a whole
+    ask(plan_msg(8, 300, 300, [0, 0], [299, 299], version="big", weight="heavy"))
+    ask({"type": "step", "id": "nothing", "budget_ms": 8})
+    # the requests answered at once
+    ask({"type": "info", "id": "i"})
+    ask({"type": "load_map", "id": "m", "text": "type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n"})
+    ask({"type": "load_map", "id": "art", "text": "S.#\n..G\n"})
+    ask({"type": "load_scen", "id": "s", "width": 3, "height": 2,
+         "text": "version 1\n0\tm.map\t3\t2\t0\t0\t2\t0\t3.41421\n"})
+    ask({"type": "describe", "id": "d", "options": {"method": "astar", "heuristic": "octile"}})
+    ask({"type": "describe", "id": "d2", "options": {"turning": "tighter", "radius": 2}})
+    return {"requests": requests, "answers": answers}
+
+
+if __name__ == "__main__":  # for tests/js/protocol.test.mjs
+    print(json.dumps(samples()))
