@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 from pathlib import Path
 
 from .search.grid import COST_MODELS, DIAGONAL_POLICIES
 from .search.heuristics import HEURISTICS
-from .maps.mapio import load_map, parse_scen, to_ascii
+from .maps.hexmap import HexMap
+from .maps.mapio import MapFile, load_map, parse_scen, to_ascii
+from .maps.reader import read_any
+from .maps.waypoints import WaypointMap
+from .outcomes import BadInput, Status
 from .planner import METHODS, plan
 from .turning.methods import TURN_METHODS
 
@@ -32,7 +37,7 @@ def _point(text: str) -> tuple:
             return int(parts[0]), int(parts[1]), float(parts[2])
     except ValueError:
         pass
-    raise argparse.ArgumentTypeError(f"expected X,Y or X,Y,HEADING (integers, heading in radians), got {text!r}")
+    raise BadInput(f"expected X,Y or X,Y,HEADING (integers, heading in radians), got {text!r}", "point")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -40,8 +45,11 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     pl = sub.add_parser("plan", help="find a path on a map file (ASCII art, Moving AI .map, or arcstar JSON)")
     pl.add_argument("mapfile")
-    pl.add_argument("--from", dest="start", type=_point, help="start tile X,Y (default: the map's S marker)")
-    pl.add_argument("--to", dest="goal", type=_point, help="goal tile X,Y (default: the map's E marker)")
+    pl.add_argument("--from", dest="start", help="start tile X,Y or X,Y,HEADING (default: the map's S marker); "
+                    "on a hex map the axial cell Q,R; on a waypoint graph a waypoint id")
+    pl.add_argument("--to", dest="goal", help="goal, as --from (default: the map's G marker)")
+    pl.add_argument("--hex", choices=("pointy", "flat"), default=None,
+                    help="read ASCII art as a hex map of this orientation (hex JSON says its own)")
     pl.add_argument("--method", choices=(*METHODS, *TURN_METHODS), default="astar",
                     help="a search (astar, dijkstra, jps, jpsplus, hpa) or a turning method on A*'s path "
                          "(smooth, ignore, recalculate, tighter, backup)")
@@ -49,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--radius", type=float, default=1.0, help="the unit's turning radius in tiles")
     pl.add_argument("--reverse", action="store_true", help="the unit can back up (Reeds-Shepp curves)")
     pl.add_argument("--art", type=int, choices=(8, 16), default=None, help="fixed-angle art directions")
-    pl.add_argument("--heuristic", choices=HEURISTICS, default=None,
+    pl.add_argument("--heuristic", choices=(*HEURISTICS, "hex"), default=None,
                     help="default: manhattan for astar (Lester), octile for jps, jpsplus and hpa")
     pl.add_argument("--weight", type=float, default=1.0)
     pl.add_argument("--neighbours", type=int, choices=(4, 8), default=8)
@@ -66,10 +74,51 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read map file {Path(path).name}: {e}") from None
+
+
+def _waypoint_id(text: str, waypoints: WaypointMap) -> str | int:
+    """A waypoint id as typed: the string if a waypoint has it, else the integer it spells."""
+    if text in waypoints or not re.fullmatch(r"-?\d+", text):
+        return text
+    return int(text)
+
+
+def _cmd_plan_graph(args: argparse.Namespace, graph_map: HexMap | WaypointMap) -> int:
+    """Plan on a hex map or a waypoint graph (a point unit: no turning stage)."""
+    if args.start is None or args.goal is None:
+        raise ValueError("give --from and --to (hex and waypoint maps carry no start or goal markers)")
+    if args.method in TURN_METHODS or args.width is not None:
+        raise ValueError("hex and waypoint maps plan for a point unit: no width or turning method")
+    if isinstance(graph_map, HexMap):
+        start, goal = _point(args.start)[:2], _point(args.goal)[:2]
+    else:
+        start, goal = _waypoint_id(args.start, graph_map), _waypoint_id(args.goal, graph_map)
+    result = plan(graph_map, start, goal, method=args.method, heuristic=args.heuristic, weight=args.weight,
+                  max_expansions=args.max_expansions)
+    kind = "hex" if isinstance(graph_map, HexMap) else "waypoints"
+    if args.json:
+        print(json.dumps({"map": {"kind": kind}, "start": start, "goal": goal, **result.to_json()}, allow_nan=False))
+    else:
+        print(f"status: {result.status}" + (f" ({result.message})" if result.message else ""))
+        if result.path:
+            print("path: " + " ".join(f"{p[0]},{p[1]}" if isinstance(p, tuple) else str(p) for p in result.path))
+        print(f"cost: {result.cost}  length: {result.length:.4f}  expanded: {result.expanded}  "
+              f"time: {result.ms:.2f} ms")
+    return 0 if result.status == Status.FOUND else 1
+
+
 def _cmd_plan(args: argparse.Namespace) -> int:
-    loaded = load_map(args.mapfile)
-    start = args.start or loaded.start
-    goal = args.goal or loaded.goal
+    read = read_any(_read(args.mapfile), args.hex)
+    if not isinstance(read, MapFile):
+        return _cmd_plan_graph(args, read)
+    loaded = read
+    start = _point(args.start) if args.start else loaded.start
+    goal = _point(args.goal) if args.goal else loaded.goal
     if start is None or goal is None:
         raise ValueError("give --from X,Y and --to X,Y (the map has no S/E markers)")
     turning = args.method if args.method in TURN_METHODS else None

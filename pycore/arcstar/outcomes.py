@@ -49,3 +49,12 @@ class BadInput(ValueError):
 def field_of(error: BaseException) -> str:
     """The field a ``ValueError`` names (``""`` for a plain ``ValueError``)."""
     return getattr(error, "field", "")
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for messages about hostile input (a 10 MB
+    list must not become a 10 MB error message)."""
+    if isinstance(value, (list, tuple, dict, set, str, bytes)) and len(value) > limit:
+        return f"<{type(value).__name__} of {len(value)} items>"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

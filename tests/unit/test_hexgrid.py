@@ -1,6 +1,5 @@
 """Hex maps and their graph: axial storage, drawing, readers, hostile input, and least-cost
 paths checked against a Dijkstra written here from the axial definition."""
-# TODO(engine): replace _search below with the generic best-first engine (search/engine.py) when it lands.
 
 from __future__ import annotations
 
@@ -11,6 +10,9 @@ import random
 
 import numpy as np
 import pytest
+
+from arcstar.outcomes import Status
+from arcstar.search.engine import AStar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,34 +82,14 @@ def reference_costs(cells: dict[tuple[int, int], float], start: tuple[int, int])
 
 
 def _search(graph, start: int, goal: int, heuristic: str | None = None, weight: float = 1.0):
-    """A* through the graph protocol only (heap and closed set): (cost, node path) or (inf, None)."""
+    """The engine (generic loop) on the graph: (cost, node path), or (inf, None) without a path."""
     if not (graph.usable(start) and graph.usable(goal)):
         return math.inf, None
-    h = graph.heuristic([goal], heuristic or graph.default_heuristic, weight)
-    g = {start: 0.0}
-    parent: dict[int, int | None] = {start: None}
-    closed: set[int] = set()
-    heap = [(h(start), 0, start)]
-    tie = 0
-    while heap:
-        _f, _t, node = heapq.heappop(heap)
-        if node in closed:
-            continue
-        if node == goal:
-            path = [node]
-            while parent[path[-1]] is not None:
-                path.append(parent[path[-1]])  # type: ignore[arg-type]
-            return g[node], path[::-1]
-        closed.add(node)
-        for nxt, cost in graph.successors(node):
-            if nxt in closed:
-                continue
-            ng = g[node] + cost
-            if ng < g.get(nxt, math.inf):
-                g[nxt], parent[nxt] = ng, node
-                tie += 1
-                heapq.heappush(heap, (ng + h(nxt), tie, nxt))
-    return math.inf, None
+    search = AStar(graph, start, [goal], heuristic=heuristic, weight=weight)
+    search.run()
+    if search.status != Status.FOUND:
+        return math.inf, None
+    return search.cost, search.path_nodes
 
 
 def random_map(rng: random.Random, orientation: str, max_side: int = 12) -> HexMap:

@@ -1,6 +1,5 @@
 """Waypoint maps and their graph: JSON round trips, hard validation of hostile input, and
 least-cost paths checked against a Dijkstra written here from the raw JSON document."""
-# TODO(engine): replace _search below with the generic best-first engine (search/engine.py) when it lands.
 
 from __future__ import annotations
 
@@ -10,6 +9,9 @@ import math
 import random
 
 import pytest
+
+from arcstar.outcomes import Status
+from arcstar.search.engine import AStar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,37 +32,16 @@ from arcstar.search.waypoint_graph import WaypointGraph
 
 
 def _search(graph, start: int, goal: int, heuristic: str | None = None, weight: float = 1.0):
-    """A* through the graph protocol only (heap and closed set): (cost, node path) or (inf, None)."""
+    """The engine (generic loop) on the graph: (cost, node path), or (inf, None) without a path."""
     if not (graph.usable(start) and graph.usable(goal)):
         return math.inf, None
-    h = graph.heuristic([goal], heuristic or graph.default_heuristic, weight)
-    g = {start: 0.0}
-    parent: dict[int, int | None] = {start: None}
-    closed: set[int] = set()
-    heap = [(h(start), 0, start)]
-    tie = 0
-    while heap:
-        _f, _t, node = heapq.heappop(heap)
-        if node in closed:
-            continue
-        if node == goal:
-            path = [node]
-            while parent[path[-1]] is not None:
-                path.append(parent[path[-1]])  # type: ignore[arg-type]
-            return g[node], path[::-1]
-        closed.add(node)
-        for nxt, cost in graph.successors(node):
-            if nxt in closed:
-                continue
-            ng = g[node] + cost
-            if ng < g.get(nxt, math.inf):
-                g[nxt], parent[nxt] = ng, node
-                tie += 1
-                heapq.heappush(heap, (ng + h(nxt), tie, nxt))
-    return math.inf, None
+    search = AStar(graph, start, [goal], heuristic=heuristic, weight=weight)
+    search.run()
+    if search.status != Status.FOUND:
+        return math.inf, None
+    return search.cost, search.path_nodes
 
 
-# -- the test's own reading of a document, sharing nothing with the code under test --------
 def reference_edges(doc: dict) -> dict[object, list[tuple[object, float]]]:
     """id -> [(id, cost)]: cost as given, else the straight-line length; both ways unless oneway."""
     where = {n["id"]: (n["x"], n["y"]) for n in doc["nodes"]}

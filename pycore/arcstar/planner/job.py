@@ -13,7 +13,9 @@ from enum import Enum
 from typing import Any
 
 from ..collision.swept import blocked_stretches, path_clear
+from ..maps.hexmap import HexMap
 from ..maps.tilemap import TileMap
+from ..maps.waypoints import WaypointMap
 from ..outcomes import BadInput, Status
 from ..search.engine import Trace
 from ..turning.art import to_fixed_angles
@@ -21,7 +23,7 @@ from ..turning.methods import Realized, Work, realize_steps
 from .options import PlanOptions
 from .registry import Optimality, Query
 from .result import PlanResult
-from .sites import GridSite, Site, split_heading
+from .sites import GridSite, HexSite, Site, WaypointSite
 
 MESSAGES = {Status.FOUND: "", Status.NO_PATH: "no path: the goal cannot be reached from the start",
             Status.UNREACHABLE: "unreachable: the goal is on another island than the start (no search needed)",
@@ -50,10 +52,14 @@ class _Unreachable:
 
 
 def site_for(tilemap: Any, options: PlanOptions) -> Site:
-    """The site of a map: square grids today (hex and waypoint maps have their own)."""
+    """The site of a map: a ``TileMap``, a ``HexMap`` or a ``WaypointMap``."""
     if isinstance(tilemap, TileMap):
         return GridSite(tilemap, options)
-    raise BadInput(f"map must be a TileMap, got {type(tilemap).__name__}", "map")
+    if isinstance(tilemap, HexMap):
+        return HexSite(tilemap, options)
+    if isinstance(tilemap, WaypointMap):
+        return WaypointSite(tilemap, options)
+    raise BadInput(f"map must be a TileMap, HexMap or WaypointMap, got {type(tilemap).__name__}", "map")
 
 
 class PlanJob:
@@ -72,7 +78,7 @@ class PlanJob:
         self.site = site = site_for(tilemap, options)
         self.tilemap = tilemap
         self.graph = site.graph
-        start, self.start_heading = split_heading(start, "start")
+        start, self.start_heading = site.split(start, "start")
         start_node = site.node(start, "start")
         if targets:
             if isinstance(goal, (str, bytes)) or not hasattr(goal, "__iter__"):
@@ -82,7 +88,7 @@ class PlanJob:
             if not goal_nodes:
                 raise BadInput("targets must hold at least one point", "targets")
         else:
-            goal, self.goal_heading = split_heading(goal, "goal")
+            goal, self.goal_heading = site.split(goal, "goal")
             goal_nodes = [site.node(goal, "goal")]
         self.start = site.path([start_node])[0]
         self.goals = site.path(goal_nodes)

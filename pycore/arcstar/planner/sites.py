@@ -1,7 +1,8 @@
 """Where a plan runs: one adapter per kind of map, turning its points into graph nodes and the
 found nodes back into a path. The job and the engine never look at a map's shape.
 
-A site checks the start and goals (a clear ``BadInput`` naming ``start``, ``goal`` or
+Sites: ``GridSite`` (square tiles, (x, y)), ``HexSite`` (axial (q, r)), ``WaypointSite``
+(waypoint ids). A site checks the start and goals (a clear ``BadInput`` naming ``start``, ``goal`` or
 ``target``), builds the graph for the options, answers whether the goals can be reached at all
 (islands fail fast, no search), and reads a found path back in the map's own coordinates.
 """
@@ -9,17 +10,22 @@ A site checks the start and goals (a clear ``BadInput`` naming ``start``, ``goal
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..collision.clearance import passable_for
 from ..collision.unit import unit_graph
+from ..maps.hexmap import HexMap
 from ..maps.tilemap import TileMap
+from ..maps.waypoints import WaypointMap
 from ..outcomes import BadInput
 from ..search.engine import path_length
 from ..search.graph import Graph
 from ..search.grid import GridGraph
+from ..search.hexgrid import HexGraph, hex_graph_for
+from ..search.waypoint_graph import WaypointGraph
 from ..search.regions import regions
 from .options import PlanOptions
 
@@ -30,6 +36,8 @@ class Site(Protocol):
     kind: str
     graph: Graph
     tilemap: Any
+
+    def split(self, point: object, role: str) -> tuple[object, float | None]: ...
 
     def node(self, point: Any, role: str) -> int: ...
 
@@ -92,6 +100,9 @@ class GridSite:
         self.width = options.unit_width
         self.graph: GridGraph = unit_graph(self.tilemap, options.search.grid, self.width)
 
+    def split(self, point: object, role: str) -> tuple[object, float | None]:
+        return split_heading(point, role)
+
     def tile(self, point: Any, role: str) -> tuple[int, int]:
         return check_tile(self.tilemap, point, role, self.width)
 
@@ -118,3 +129,96 @@ class GridSite:
 
     def length(self, path: list[Any]) -> float:
         return path_length(path)
+
+
+def place_length(graph: Graph, nodes: list[int]) -> float:
+    """The length of a node path measured between the nodes' drawing places."""
+    pts = [graph.place(n) for n in nodes]
+    return math.fsum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:]))
+
+
+class HexSite:
+    """A hex map: cells in axial coordinates (q, r); a point unit (no widths on hexes yet); no
+    island labels yet, so an unreachable goal is found by the search."""
+
+    kind = "hex"
+
+    def __init__(self, hexmap: HexMap, options: PlanOptions) -> None:
+        if options.unit_width is not None:
+            raise BadInput("hex maps plan for a point unit: no width or turning method", "width")
+        if not options.costs.is_default:
+            raise BadInput("hex maps take their terrain costs from the map, not a cost profile", "terrain_costs")
+        self.tilemap = hexmap
+        self.graph: HexGraph = hex_graph_for(hexmap)
+
+    def split(self, point: object, role: str) -> tuple[object, float | None]:
+        return point, None
+
+    def node(self, point: Any, role: str) -> int:
+        q, r = integer_pair(point, role)
+        if not self.tilemap.in_bounds(q, r):
+            raise BadInput(f"{role} ({q}, {r}) is off the hex map", role)
+        n = self.graph.node(q, r)
+        if not self.graph.usable(n):
+            raise BadInput(f"{role} ({q}, {r}) is on a blocked cell", role)
+        return n
+
+    def reachable(self, start: int, goals: list[int]) -> bool:
+        return True
+
+    def path(self, nodes: list[int]) -> list[tuple[int, int]]:
+        return [self.graph.cell(n) for n in nodes]
+
+    def found_path(self, search: Any) -> list[tuple[int, int]]:
+        return self.path(search.path_nodes or [])
+
+    def length(self, path: list[Any]) -> float:
+        """Hex steps (one per cell entered)."""
+        return float(max(len(path) - 1, 0))
+
+
+_WAYPOINT_GRAPHS: dict[int, tuple[weakref.ref, tuple[int, int], WaypointGraph]] = {}
+_WAYPOINT_KEEP = 4  # graphs kept for the maps most recently planned on
+
+
+class WaypointSite:
+    """A waypoint graph: points named by their ids; islands left to the search."""
+
+    kind = "waypoint"
+
+    def __init__(self, waypoints: WaypointMap, options: PlanOptions) -> None:
+        if options.unit_width is not None:
+            raise BadInput("waypoint graphs plan for a point unit: no width or turning method", "width")
+        if not options.costs.is_default:
+            raise BadInput("waypoint graphs carry their own edge costs, not a cost profile", "terrain_costs")
+        self.tilemap = waypoints
+        size = (len(waypoints.nodes), len(waypoints.edges))  # nodes and edges are only ever added
+        cached = _WAYPOINT_GRAPHS.get(id(waypoints))
+        if cached is None or cached[0]() is not waypoints or cached[1] != size:
+            if len(_WAYPOINT_GRAPHS) >= _WAYPOINT_KEEP:
+                _WAYPOINT_GRAPHS.pop(next(iter(_WAYPOINT_GRAPHS)))
+            cached = (weakref.ref(waypoints), size, WaypointGraph(waypoints))
+            _WAYPOINT_GRAPHS[id(waypoints)] = cached
+        self.graph: WaypointGraph = cached[2]
+
+    def split(self, point: object, role: str) -> tuple[object, float | None]:
+        return point, None
+
+    def node(self, point: Any, role: str) -> int:
+        try:
+            return self.graph.node(point)
+        except BadInput as e:
+            raise BadInput(f"{role}: {e}", role) from None
+
+    def reachable(self, start: int, goals: list[int]) -> bool:
+        return True
+
+    def path(self, nodes: list[int]) -> list[Any]:
+        return [self.graph.ident(n) for n in nodes]
+
+    def found_path(self, search: Any) -> list[Any]:
+        self._nodes = list(search.path_nodes or [])
+        return self.path(self._nodes)
+
+    def length(self, path: list[Any]) -> float:
+        return place_length(self.graph, [self.graph.node(p) for p in path])

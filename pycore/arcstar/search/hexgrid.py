@@ -18,6 +18,7 @@ import numpy as np
 
 from ..maps.hexmap import AXIAL_DIRECTIONS, HexMap, axial_to_offset, offset_to_axial
 from ..outcomes import BadInput
+from .options import check_number
 
 HEX_HEURISTICS = ("hex", "none")
 
@@ -35,13 +36,6 @@ def _offset_steps(orientation: str) -> tuple[tuple[tuple[int, int], ...], tuple[
             steps.append((c - col, w - row))
         out.append(tuple(steps))
     return out[0], out[1]
-
-
-def check_weight(weight: object) -> float:
-    """A heuristic weight must be a finite number >= 0."""
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
-        raise BadInput(f"weight must be a finite number >= 0, got {_show(weight)}", "weight")
-    return float(weight)
 
 
 def check_step(step: object) -> float:
@@ -117,7 +111,7 @@ class HexGraph:
     def heuristic(self, goals: Sequence[int], name: str, weight: float = 1.0) -> Callable[[int], float]:
         """H(node) to the nearest goal: hex distance times the cheapest step, times ``weight``."""
         self._check_name(name)
-        weight = check_weight(weight)
+        weight = check_number(weight, "weight")
         try:
             goal_list = list(goals)
         except TypeError:
@@ -152,7 +146,7 @@ class HexGraph:
     def admissible(self, name: str, weight: float = 1.0) -> bool:
         """"none" always; "hex" at a weight up to 1."""
         self._check_name(name)
-        return name == "none" or check_weight(weight) <= 1.0
+        return name == "none" or check_number(weight, "weight") <= 1.0
 
     # -- conversions ----------------------------------------------------------------------
     def node(self, q: int, r: int) -> int:

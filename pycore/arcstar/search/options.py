@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..outcomes import BadInput
+from ..outcomes import BadInput, shown
 from .engine import STOP_RULES
 from .grid import COST_MODELS, DIAGONAL_POLICIES, GridOptions
 from .hierarchical import DEFAULT_CLUSTER, check_cluster_size
@@ -21,7 +21,7 @@ def check_number(value: object, name: str, low: float = 0.0, strict: bool = Fals
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
             or value < low or (strict and value == low):
         bound = f"> {low:g}" if strict else f">= {low:g}"
-        raise BadInput(f"{name} must be a finite number {bound}, got {value!r}", name)
+        raise BadInput(f"{name} must be a finite number {bound}, got {shown(value)}", name)
     return float(value)
 
 

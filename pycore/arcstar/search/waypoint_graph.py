@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from ..maps.waypoints import WaypointId, WaypointMap
 from ..outcomes import BadInput
+from .options import check_number
 
 WAYPOINT_HEURISTICS = ("euclidean", "none")
 
@@ -61,7 +62,7 @@ class WaypointGraph:
     def heuristic(self, goals: Sequence[int], name: str, weight: float = 1.0) -> Callable[[int], float]:
         """H(node) to the nearest goal: Euclidean distance times ``scale`` times ``weight``."""
         self._check_name(name)
-        weight = _check_weight(weight)
+        weight = check_number(weight, "weight")
         try:
             goal_list = list(goals)
         except TypeError:
@@ -82,7 +83,7 @@ class WaypointGraph:
     def admissible(self, name: str, weight: float = 1.0) -> bool:
         """"none" always; "euclidean" at a weight up to 1 (scaled for cheap edges)."""
         self._check_name(name)
-        return name == "none" or _check_weight(weight) <= 1.0
+        return name == "none" or check_number(weight, "weight") <= 1.0
 
     # -- conversions ----------------------------------------------------------------------
     def node(self, id: WaypointId) -> int:
@@ -107,10 +108,3 @@ class WaypointGraph:
         if name not in WAYPOINT_HEURISTICS:
             shown = repr(name)[:40] if isinstance(name, str) else type(name).__name__
             raise BadInput(f"heuristic must be one of {', '.join(WAYPOINT_HEURISTICS)}, got {shown}", "heuristic")
-
-
-def _check_weight(weight: object) -> float:
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
-        shown = repr(weight)[:40] if isinstance(weight, (int, float)) else type(weight).__name__
-        raise BadInput(f"weight must be a finite number >= 0, got {shown}", "weight")
-    return float(weight)
