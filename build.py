@@ -3,7 +3,8 @@
 
     python build.py [build]                      assemble dist/ (page, JS, arcstar wheel, Pyodide)
     python build.py serve [--port N] [--host H]  build, then serve dist/ cross-origin isolated
-    python build.py test [pytest args...]        set up .venv, node deps, Chromium; build; ruff; pytest
+    python build.py test [pytest args...]        set up .venv, node deps, Chromium; build; ruff, lint-imports,
+                                                 mypy; pytest
     python build.py bench [args...]              run bench/run.py with the venv's Python
     python build.py pyodide-test-deps            print (JSON) the verified wheels that
                                                  tests/pyodide/run_in_pyodide.mjs loads
@@ -853,12 +854,21 @@ def cmd_test(pytest_args: Sequence[str]) -> int:
     say("ruff check " + " ".join(ruff_targets()))
     ruff = run([str(python), "-m", "ruff", "check", *ruff_targets()], what="ruff",
                stream=True, check=False)
+    say("lint-imports (the layers only import downward; no private names across layers)")
+    lint_env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "pycore"), str(ROOT / "tests")])}
+    layers = subprocess.run([str(Path(python).parent / "lint-imports")], cwd=ROOT, env=lint_env, check=False)
+    say("mypy (pycore/)")
+    mypy = subprocess.run([str(python), "-m", "mypy"], cwd=ROOT / "pycore", check=False)
     say("pytest " + " ".join(pytest_args))
     pytest = subprocess.run([str(python), "-m", "pytest", *pytest_args], cwd=ROOT)
 
     failures = []
     if ruff.returncode != 0:
         failures.append(f"ruff found problems (exit {ruff.returncode})")
+    if layers.returncode != 0:
+        failures.append(f"lint-imports found broken contracts (exit {layers.returncode})")
+    if mypy.returncode != 0:
+        failures.append(f"mypy found type errors (exit {mypy.returncode})")
     if pytest.returncode == 5:
         failures.append("pytest collected no tests (exit 5), which counts as a failure")
     elif pytest.returncode != 0:

@@ -7,7 +7,8 @@ registry, runs the search and then the turning stage in slices (``PlanJob``), an
 
 from .job import PlanJob, Stage, nearest, plan, run
 from .options import FLAT_FIELDS, PlanOptions
-from .registry import METHODS, Guarantee, MethodSpec, Optimality, guarantee
+from .guarantee import Guarantee, guarantee
+from .registry import METHODS, MethodSpec, Optimality
 from .result import PlanResult
 from .roads import plan_on_road
 from .sites import check_tile, split_heading

@@ -115,7 +115,8 @@ class PlanJob:
             self.search: Any = _Unreachable()
             self._finish_search()
             return
-        built = spec.build(Query(self.graph, start_node, goal_nodes, options, heuristic, site.tilemap))
+        built = spec.build(Query(self.graph, start_node, goal_nodes, options.method, options.search, heuristic,
+                                 site.tilemap))
         self.search, self.method, self.note = built.search, built.method, built.note
 
     # -- stepping -----------------------------------------------------------------------------

@@ -49,7 +49,7 @@ class PlanOptions:
                            ("turning", TurningOptions)):
             if not isinstance(getattr(self, name), kind):
                 raise BadInput(f"{name} must be a {kind.__name__}", name)
-        self.spec.check(self)
+        self.spec.check(self.search, self.unit.width, self.turning.method)
 
     @property
     def spec(self) -> MethodSpec:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..outcomes import BadInput
 from ..search.engine import AStar
@@ -20,9 +20,7 @@ from ..search.grid import GridGraph
 from ..search.hierarchical import HierarchicalAStar
 from ..search.jps import JPS, JPSPlus, jps_unsuitable
 from ..search.openlists import OPEN_LISTS
-
-if TYPE_CHECKING:  # typing only: the options module reads this registry at run time
-    from .options import PlanOptions
+from ..search.options import SearchOptions
 
 
 class Optimality(str, Enum):
@@ -41,7 +39,8 @@ class Query:
     graph: Graph
     start: int
     goals: list[int]
-    options: PlanOptions
+    method: str
+    search: SearchOptions
     heuristic: str
     tilemap: Any = None
 
@@ -85,11 +84,10 @@ class MethodSpec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "accepts_unit", not self.point_only)
 
-    def check(self, options: PlanOptions) -> None:
+    def check(self, s: SearchOptions, width: float | None, turning: str | None) -> None:
         """Refuse what this method cannot do, naming the option."""
-        s = options.search
-        if self.point_only and options.unit_width is not None:
-            field_name = "width" if options.unit.width is not None else "turning"
+        if self.point_only and (width is not None or turning is not None):
+            field_name = "width" if width is not None else "turning"
             raise BadInput(f"{self.name} plans for a point unit: use astar or dijkstra for a unit width "
                            "or a turning method", field_name)
         if s.open_list not in self.open_lists:
@@ -115,14 +113,14 @@ class MethodSpec:
 
 
 def _engine_kwargs(q: Query) -> dict[str, Any]:
-    s = q.options.search
+    s = q.search
     return {"heuristic": q.heuristic, "weight": s.weight, "stop": s.stop,
             "max_expansions": s.max_expansions, "trace": s.trace, "open_list": s.open_list,
             "turn_penalty": s.turn_penalty}
 
 
 def _astar(q: Query) -> Built:
-    return Built(AStar(q.graph, q.start, q.goals, **_engine_kwargs(q)), q.options.method)
+    return Built(AStar(q.graph, q.start, q.goals, **_engine_kwargs(q)), q.method)
 
 
 def _jump(engine: type) -> Callable[[Query], Built]:
@@ -131,13 +129,13 @@ def _jump(engine: type) -> Callable[[Query], Built]:
             else jps_unsuitable(q.graph, q.goals)
         if reason:  # the fast method does not apply here: the methodical one does, and we say so
             return Built(AStar(q.graph, q.start, q.goals, **_engine_kwargs(q)), "astar",
-                         f"{q.options.method} {reason}: planned with astar instead")
-        return Built(engine(q.graph, q.start, q.goals, **_engine_kwargs(q)), q.options.method)
+                         f"{q.method} {reason}: planned with astar instead")
+        return Built(engine(q.graph, q.start, q.goals, **_engine_kwargs(q)), q.method)
     return build
 
 
 def _hpa(q: Query) -> Built:
-    s = q.options.search
+    s = q.search
     return Built(HierarchicalAStar(q.tilemap, q.graph, q.start, q.goals, cluster_size=s.cluster_size,
                                    max_expansions=s.max_expansions, trace=s.trace), "hpa")
 
@@ -159,54 +157,3 @@ METHODS: dict[str, MethodSpec] = {spec.name: spec for spec in (
                Optimality.BOUNDED, point_only=True, open_lists=("heap",), turn_penalty=False,
                heuristic=False, bound=1.4, note="octile A* on two levels; paths at most 40% longer than optimal"),
 )}
-
-
-@dataclass(frozen=True)
-class Guarantee:
-    """What a set of options promises: a least-cost path (optimal), a path legal for the unit
-    (legal: None when no turning stage checks it), and the same in words."""
-
-    optimal: bool
-    legal: bool | None
-    text: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"optimal": self.optimal, "legal": self.legal, "text": self.text}
-
-
-def guarantee(options: PlanOptions, graph: Graph | None = None) -> Guarantee:
-    """What ``options`` guarantee (on ``graph`` when given; a square grid otherwise)."""
-    spec, s = options.spec, options.search
-    heuristic = options.heuristic_on(graph) if graph is not None else (
-        "none" if options.method == "dijkstra" else options.search.heuristic or spec.default_heuristic or "octile")
-    if spec.optimality is Optimality.ALWAYS or (spec.optimality is Optimality.ADMISSIBLE and heuristic == "none"):
-        optimal, text = True, ("Dijkstra: no heuristic (H = 0), so it spreads out evenly; always a least-cost "
-                               "path, but it expands the most tiles.")
-    elif spec.optimality is Optimality.BOUNDED:
-        optimal, text = False, f"{spec.summary} Paths at most {spec.bound:g} x the least cost."
-    else:
-        if graph is not None:
-            ok = graph.admissible(heuristic)
-        else:
-            ok = not (heuristic == "manhattan" and s.neighbours == 8 and s.diagonal != "never")
-        optimal = ok
-        text = (f"{spec.name} with the {heuristic} heuristic never overestimates here: it always finds a "
-                "least-cost path." if ok else
-                f"{heuristic.capitalize()} with diagonals overestimates: fast, but {spec.name} may not find the "
-                "shortest path (Lester's choice).")
-    if options.method != "dijkstra" and s.weight > 1:
-        text += f" Weight {s.weight:g}: fewer expansions; the cost found is at most {s.weight:g} x the least."
-        optimal = False
-    if s.stop == "reached":
-        text += " Stopping when the goal is first reached (not closed) may miss the shortest path."
-        optimal = False
-    if s.turn_penalty > 0:
-        text += " A turn penalty trades cost for fewer turns: not least-cost."
-        optimal = False
-    legal: bool | None = None
-    t = options.turning.method
-    if t is not None:
-        legal = False  # the basic methods patch an A* path and may fail: each result says if it is legal
-        text += (" The turning stage checks the unit's body exactly; every result says whether its path is legal."
-                 if t != "ignore" else " Turns ignore walls: the result says where the body would overlap one.")
-    return Guarantee(optimal, legal, text)

@@ -1,0 +1,62 @@
+"""What a set of plan options guarantees: a least-cost path, a path legal for the unit, and
+the same in words (what the lab shows beside its settings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..search.graph import Graph
+from .options import PlanOptions
+from .registry import Optimality
+
+
+@dataclass(frozen=True)
+class Guarantee:
+    """What a set of options promises: a least-cost path (optimal), a path legal for the unit
+    (legal: None when no turning stage checks it), and the same in words."""
+
+    optimal: bool
+    legal: bool | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"optimal": self.optimal, "legal": self.legal, "text": self.text}
+
+
+def guarantee(options: PlanOptions, graph: Graph | None = None) -> Guarantee:
+    """What ``options`` guarantee (on ``graph`` when given; a square grid otherwise)."""
+    spec, s = options.spec, options.search
+    heuristic = options.heuristic_on(graph) if graph is not None else (
+        "none" if options.method == "dijkstra" else options.search.heuristic or spec.default_heuristic or "octile")
+    if spec.optimality is Optimality.ALWAYS or (spec.optimality is Optimality.ADMISSIBLE and heuristic == "none"):
+        optimal, text = True, ("Dijkstra: no heuristic (H = 0), so it spreads out evenly; always a least-cost "
+                               "path, but it expands the most tiles.")
+    elif spec.optimality is Optimality.BOUNDED:
+        optimal, text = False, f"{spec.summary} Paths at most {spec.bound:g} x the least cost."
+    else:
+        if graph is not None:
+            ok = graph.admissible(heuristic)
+        else:
+            ok = not (heuristic == "manhattan" and s.neighbours == 8 and s.diagonal != "never")
+        optimal = ok
+        text = (f"{spec.name} with the {heuristic} heuristic never overestimates here: it always finds a "
+                "least-cost path." if ok else
+                f"{heuristic.capitalize()} with diagonals overestimates: fast, but {spec.name} may not find the "
+                "shortest path (Lester's choice).")
+    if options.method != "dijkstra" and s.weight > 1:
+        text += f" Weight {s.weight:g}: fewer expansions; the cost found is at most {s.weight:g} x the least."
+        optimal = False
+    if s.stop == "reached":
+        text += " Stopping when the goal is first reached (not closed) may miss the shortest path."
+        optimal = False
+    if s.turn_penalty > 0:
+        text += " A turn penalty trades cost for fewer turns: not least-cost."
+        optimal = False
+    legal: bool | None = None
+    t = options.turning.method
+    if t is not None:
+        legal = False  # the basic methods patch an A* path and may fail: each result says if it is legal
+        text += (" The turning stage checks the unit's body exactly; every result says whether its path is legal."
+                 if t != "ignore" else " Turns ignore walls: the result says where the body would overlap one.")
+    return Guarantee(optimal, legal, text)
