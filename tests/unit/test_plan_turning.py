@@ -98,8 +98,8 @@ def test_command_line_plans_curves(tmp_path, capsys):
     assert doc["legal"] is True and doc["segments"] and {s["type"] for s in doc["segments"]} <= {"line", "arc"}
     assert main(["plan", str(f), "--method", "ignore", "--radius", "2"]) == 0
     assert "ignore:" in capsys.readouterr().out
-    with pytest.raises(SystemExit):
-        main(["plan", str(f), "--from", "0,0,x", "--method", "smooth"])
+    assert main(["plan", str(f), "--from", "0,0,x", "--method", "smooth"]) == 2
+    assert "HEADING" in capsys.readouterr().err
 
 
 def test_influence_map_still_applies_to_realistic_paths():

@@ -408,6 +408,21 @@ class AStar(SteppedSearch):
         self._open = make_open_list("heap", 0)
         release_workspace(ws)
 
+    def next_node(self) -> int | None:
+        """The node the next expansion will take (None when the open list is empty or the search
+        has ended), so a caller can prepare what expanding it needs (the hierarchical search
+        builds the node's cluster first, in slices of its own)."""
+        if self.status != RUNNING:
+            return None
+        heap = getattr(self._open, "heap", None)
+        if heap is None:
+            raise NotImplementedError("next_node needs the heap open list")
+        closed_s = self._open_stamp + 1
+        stamp = self._ws.stamp
+        while heap and stamp[heap[0][1]] == closed_s:
+            heappop(heap)  # stale duplicates: the node was closed through a better entry
+        return heap[0][1] if heap else None
+
     # -- results ----------------------------------------------------------------------------
     @property
     def open_count(self) -> int:

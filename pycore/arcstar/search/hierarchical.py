@@ -60,16 +60,17 @@ import math
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
+from typing import Any
 
 import numpy as np
 
-from .grid import GridGraph, GridOptions, graph_for
-from .heuristics import make_heuristic
-from .regions import connectivity_of, label, regions
-from .engine import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, AStar, Trace
 from ..maps.tilemap import Terrain, TileMap
+from ..outcomes import Status
+from .engine import BUDGET, CANCELLED, FOUND, NO_PATH, RUNNING, AStar, Trace
+from .grid import GridGraph, GridOptions, graph_for
+from .regions import connectivity_of, label, regions
 
 MIN_CLUSTER, MAX_CLUSTER = 2, 256
 DEFAULT_CLUSTER = 16
@@ -83,6 +84,9 @@ _BLOCKS_KEPT = 8
 # Steps of a stored tile path, one byte each: index into this table.
 _DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 _DIR_INDEX = {d: k for k, d in enumerate(_DIRS)}
+
+#: A piece of work that yields whenever its expansion meter runs dry.
+Job = Generator[None, None, None]
 
 _PREVIOUS: weakref.WeakKeyDictionary[TileMap, dict[str, AbstractGraph]] = weakref.WeakKeyDictionary()
 
@@ -169,7 +173,7 @@ class AbstractGraph:
         self.cluster_nodes = members
         self.intra: list[dict[int, list[tuple[int, float]]] | None] = [None] * n_clusters
         self.paths: list[dict[tuple[int, int], bytes] | None] = [None] * n_clusters
-        self._jobs: dict[int, object] = {}
+        self._jobs: dict[int, Job] = {}
         self._meter = _Meter()
         self._subgraphs: OrderedDict[int, GridGraph] = OrderedDict()
         self._block = max(1, BLOCK_TILES // c)
@@ -231,9 +235,9 @@ class AbstractGraph:
             pairs += zip((x + 1).tolist(), y.tolist(), x.tolist(), (y + 1).tolist())
         inter = self.inter
         for ax, ay, bx, by in pairs:
-            a, b = graph.node(ax, ay), graph.node(bx, by)
-            inter.setdefault(a, []).append((b, graph.step_cost(a, b)))
-            inter.setdefault(b, []).append((a, graph.step_cost(b, a)))
+            na, nb = graph.node(ax, ay), graph.node(bx, by)
+            inter.setdefault(na, []).append((nb, graph.step_cost(na, nb)))
+            inter.setdefault(nb, []).append((na, graph.step_cost(nb, na)))
 
     def _reuse(self, prev: AbstractGraph) -> None:
         """Take over the built clusters of the previous version that this one did not change."""
@@ -243,7 +247,7 @@ class AbstractGraph:
         changed = prev._cost != self._cost
         if (prev._influence is None) != (self._influence is None):
             changed[:] = True
-        elif self._influence is not None:
+        elif self._influence is not None and prev._influence is not None:
             changed |= prev._influence != self._influence
         c = self.cluster_size
         padded = np.zeros((self.rows * c, self.cols * c), dtype=bool)
@@ -290,15 +294,16 @@ class AbstractGraph:
         x1, y1 = min(x0 + ncx * c, self.width), min(y0 + ncy * c, self.height)
         w, h = x1 - x0 + ncx - 1, y1 - y0 + ncy - 1
         terrain = np.full((h, w), self._wall, dtype=np.uint8)
-        influence = None if self._influence is None else np.zeros((h, w))
+        source = self._influence
+        influence = None if source is None else np.zeros((h, w))
         for j in range(ncy):
             for i in range(ncx):
                 sx0, sy0 = x0 + i * c, y0 + j * c
                 sx1, sy1 = min(sx0 + c, self.width), min(sy0 + c, self.height)
                 lx, ly = sx0 - x0 + i, sy0 - y0 + j
                 terrain[ly:ly + sy1 - sy0, lx:lx + sx1 - sx0] = self._terrain[sy0:sy1, sx0:sx1]
-                if influence is not None:
-                    influence[ly:ly + sy1 - sy0, lx:lx + sx1 - sx0] = self._influence[sy0:sy1, sx0:sx1]
+                if influence is not None and source is not None:
+                    influence[ly:ly + sy1 - sy0, lx:lx + sx1 - sx0] = source[sy0:sy1, sx0:sx1]
         return GridGraph(TileMap(terrain, self._block_terrains, influence), self.options)
 
     def to_sub(self, sub: tuple[GridGraph, int, int], node: int) -> int:
@@ -343,7 +348,7 @@ class AbstractGraph:
             return False
         return self._influence is None or not self._influence[y0:y1, x0:x1].any()
 
-    def _cluster_job(self, cid: int):
+    def _cluster_job(self, cid: int) -> Job:
         """A generator that builds one cluster's edges, yielding whenever the meter runs dry."""
         nodes = self.cluster_nodes[cid]
         edges: dict[int, list[tuple[int, float]]] = {n: [] for n in nodes}
@@ -372,11 +377,13 @@ class AbstractGraph:
                         search.cancel()
                     if search.status != FOUND:  # cannot happen: same local component
                         continue
-                    moves = _encode(sub[0], search.path_nodes)  # steps are the same in both graphs
-                    edges[a].append((b, search.cost))
+                    found, cost = search.path_nodes, search.cost
+                    assert found is not None and cost is not None  # status is FOUND
+                    moves = _encode(sub[0], found)  # steps are the same in both graphs
+                    edges[a].append((b, cost))
                     paths[(a, b)] = moves
                     if symmetric:
-                        edges[b].append((a, search.cost))
+                        edges[b].append((a, cost))
                         paths[(b, a)] = _reverse(moves)
         self.intra[cid] = edges
         self.paths[cid] = paths
@@ -396,7 +403,9 @@ class AbstractGraph:
         ca, cb = self.cluster_of(a), self.cluster_of(b)
         if ca != cb:
             return [a, b]
-        return _decode(self.graph, a, self.paths[ca][(a, b)])
+        paths = self.paths[ca]
+        assert paths is not None, "an edge within a cluster exists only once the cluster is built"
+        return _decode(self.graph, a, paths[(a, b)])
 
 
 def _wall_terrain(terrains: tuple[Terrain, ...]) -> tuple[int, tuple[Terrain, ...]]:
@@ -467,6 +476,43 @@ class HierarchicalTrace(Trace):
     abstract_path: list[int] = field(default_factory=list)
 
 
+class AbstractView:
+    """The abstract graph of one query as a ``graph.Graph``: transitions (grid node ids) joined
+    by inter-cluster steps and intra-cluster paths, plus the query's own start and goal edges
+    (``extra``). Heuristics are the grid's; a transition's cluster must be built (``advance``)
+    before the engine asks for its successors."""
+
+    def __init__(self, ag: AbstractGraph, extra: dict[int, list[tuple[int, float]]], start: int,
+                 goals: list[int]) -> None:
+        self.ag, self.extra = ag, extra
+        self.node_count = ag.graph.node_count
+        self.heuristics = ag.graph.heuristics
+        self.default_heuristic = "octile"
+        self._ends = {start, *goals}
+
+    def usable(self, node: int) -> bool:
+        return node in self.ag.inter or node in self._ends
+
+    def successors(self, node: int) -> list[tuple[int, float]]:
+        ag = self.ag
+        edges = list(ag.inter.get(node, ()))
+        if node in ag.inter:
+            intra = ag.intra[ag.cluster_of(node)]
+            assert intra is not None, "the cluster is built before its transitions are expanded"
+            edges += intra[node]
+        edges += self.extra.get(node, ())
+        return edges
+
+    def place(self, node: int) -> tuple[float, float]:
+        return self.ag.graph.place(node)
+
+    def heuristic(self, goals: Sequence[int], name: str, weight: float = 1.0) -> Callable[[int], float]:
+        return self.ag.graph.heuristic(goals, name, weight)
+
+    def admissible(self, name: str, weight: float = 1.0) -> bool:
+        return self.ag.graph.admissible(name, weight)
+
+
 class HierarchicalAStar:
     """One HPA* query from ``start`` to the nearest of ``goals`` (node ids of ``graph``).
 
@@ -515,14 +561,14 @@ class HierarchicalAStar:
         self.abstract_path: list[int] | None = None
         self.trace = HierarchicalTrace(cluster_size=cluster_size) if trace else None
         self._path: list[int] | None = None
-        self._heap: list[tuple[float, float, int]] = []
+        self._abstract: AStar | None = None
         self._searches: list[AStar] = []
         self._meter = _Meter()
         labels = regions(tilemap, graph.options.diagonal, graph.options.neighbours)
         sx, sy = graph.tile(start)
         reachable = [g for g in goals if labels[graph.tile(g)[1], graph.tile(g)[0]] == labels[sy, sx]]
         self._goals = reachable
-        self._job = None
+        self._job: Job | None = None
         if not reachable:
             self._finish(NO_PATH)
         elif start in reachable:
@@ -534,7 +580,7 @@ class HierarchicalAStar:
         self.ms += (time.perf_counter() - t0) * 1000.0
 
     # -- running ------------------------------------------------------------------------------
-    def step(self, budget: int = 1) -> str:
+    def step(self, budget: int = 1) -> Status:
         """Do at most ``budget`` expansions (all kinds); return the status."""
         if self.status != RUNNING:
             return self.status
@@ -545,6 +591,7 @@ class HierarchicalAStar:
             budget = min(budget, self.max_expansions - m.total)
         m.left = budget
         t0 = time.perf_counter()
+        assert self._job is not None  # set whenever the status is RUNNING
         try:
             next(self._job)
         except StopIteration:
@@ -559,7 +606,7 @@ class HierarchicalAStar:
             self._close()
         return self.status
 
-    def run(self, slice_size: int = 4096) -> str:
+    def run(self, slice_size: int = 4096) -> Status:
         """Step to the end (bounded by ``max_expansions`` if given)."""
         while self.step(slice_size) == RUNNING:
             pass
@@ -576,7 +623,7 @@ class HierarchicalAStar:
         if job is not None:
             job.close()
 
-    def _finish(self, status: str, goal: int | None = None) -> None:
+    def _finish(self, status: Status, goal: int | None = None) -> None:
         self.status = status
         self.goal_found = goal
         for s in self._searches:
@@ -587,10 +634,9 @@ class HierarchicalAStar:
         if self.trace is not None and self.ag is not None:
             self.trace.transitions = sorted(self.ag.inter)
             self.trace.abstract_path = list(self.abstract_path or [])
-        self._heap = []
 
     # -- the work, as one generator that yields whenever the meter runs dry -------------------
-    def _drive(self, search: AStar, kind: str):
+    def _drive(self, search: AStar, kind: str) -> Job:
         """Step an engine search to its end within the meter, yielding whenever it runs dry."""
         self._searches.append(search)
         m = self._meter
@@ -604,18 +650,22 @@ class HierarchicalAStar:
             setattr(m, kind, getattr(m, kind) + spent)
         self._searches.remove(search)
 
-    def _local(self, cid: int, a: int, b: int):
+    def _local(self, cid: int, a: int, b: int) -> Generator[None, None, tuple[float, list[int]] | None]:
         """Search a -> b inside cluster ``cid``; returns (cost, tile path as node ids) or None."""
         ag = self.ag
+        assert ag is not None  # built before any work
         sub = ag.subgraph(cid)
         search = AStar(sub[0], ag.to_sub(sub, a), [ag.to_sub(sub, b)])
         yield from self._drive(search, "insert")
         if search.status != FOUND:
             return None
-        return search.cost, ag.from_sub(sub, search.path_nodes)
+        nodes, cost = search.path_nodes, search.cost
+        assert nodes is not None and cost is not None  # status is FOUND
+        return cost, ag.from_sub(sub, nodes)
 
-    def _work(self):
+    def _work(self) -> Job:
         ag, m = self.ag, self._meter
+        assert ag is not None  # built before the work starts
         start, goals = self.start, self._goals
         # 0. a goal within DIRECT_RADIUS cluster sizes: try plain A* first, capped at
         #    DIRECT_CAP * cluster_size**2 expansions; when it finishes it is optimal (short paths
@@ -631,16 +681,18 @@ class HierarchicalAStar:
                 if self.trace is not None:  # the lab then shows that plain search
                     for name in ("expanded", "marks", "updates", "nodes"):
                         setattr(self.trace, name, getattr(search.trace, name))
+                nodes, reached = search.path_nodes, search.goal_found
+                assert nodes is not None and reached is not None  # status is FOUND
                 self.exact = True
-                self._path = list(search.path_nodes)
-                self.abstract_path = [start, search.goal_found]
-                self._finish(FOUND, search.goal_found)
+                self._path = list(nodes)
+                self.abstract_path = [start, reached]
+                self._finish(FOUND, reached)
                 return
         # 1. insert start and goals: edges to the transitions of their clusters.
         extra: dict[int, list[tuple[int, float]]] = {}
         extra_paths: dict[tuple[int, int], list[int]] = {}
 
-        def add(a: int, b: int, found) -> None:
+        def add(a: int, b: int, found: tuple[float, list[int]] | None) -> None:
             if found is not None:
                 extra.setdefault(a, []).append((b, found[0]))
                 extra_paths[(a, b)] = found[1]
@@ -660,67 +712,39 @@ class HierarchicalAStar:
             for n in ag.cluster_nodes[cg]:
                 if ag.local_component(n) == lg:
                     add(n, goal, (yield from self._local(cg, n, goal)))
-        # 2. A* over the abstract graph.
-        hs = [make_heuristic("octile", self.graph, g) for g in goals]
-        h_of = hs[0] if len(hs) == 1 else (lambda n: min(h(n) for h in hs))
-        goal_set = set(goals)
-        g_of: dict[int, float] = {start: 0.0}
-        parent: dict[int, int] = {start: -1}
-        closed: set[int] = set()
-        tr = self.trace
-        heap = self._heap
-        h0 = h_of(start)
-        heappush(heap, (h0, h0, start))
-        if tr is not None:
-            tr.updates.extend((start, 0.0, -1))
-        found = -1
-        while heap:
-            while m.left <= 0:
-                yield
-            i = heappop(heap)[2]
-            if i in closed:
-                continue
-            closed.add(i)
-            m.left -= 1
-            m.abstract += 1
-            if tr is not None:
-                tr.expand(i)
-            if i in goal_set:
-                found = i
+        # 2. A* over the abstract graph: the engine, over a view of it (the graph protocol);
+        #    a transition's cluster is built (in slices) before the engine expands it.
+        view = AbstractView(ag, extra, start, goals)
+        search = AStar(view, start, goals, heuristic="octile", trace=self.trace is not None)
+        self._abstract = search
+        self._searches.append(search)  # cancel() stops it with the local searches
+        while True:
+            nxt = search.next_node()
+            if nxt is None:
+                search.step(1)  # the open list is empty: the engine ends the search
                 break
-            gi = g_of[i]
-            edges = list(ag.inter.get(i, ()))
-            if i in ag.inter:
-                cid = ag.cluster_of(i)
+            if nxt in ag.inter:
+                cid = ag.cluster_of(nxt)
                 while not ag.advance(cid, m):
                     yield
-                edges += ag.intra[cid][i]
-            edges += extra.get(i, ())
-            for j, cost in edges:
-                if j in closed:
-                    continue
-                ng = gi + cost
-                old = g_of.get(j)
-                if old is not None and ng >= old:
-                    continue
-                if tr is not None:
-                    tr.updates.extend((j, ng, i))
-                g_of[j] = ng
-                parent[j] = i
-                hj = h_of(j)
-                heappush(heap, (ng + hj, hj, j))
-        if tr is not None:
-            for n in g_of:
-                g, h = g_of[n], h_of(n)
-                tr.nodes[n] = {"closed": n in closed, "g": g, "h": h, "f": g + h, "parent": parent[n]}
-        if found < 0:  # cannot happen when regions agree; kept as a safe answer
+            while m.left <= 0:
+                yield
+            before = search.expanded
+            if search.step(1) != RUNNING:
+                m.abstract += search.expanded - before
+                m.left -= search.expanded - before
+                break
+            m.abstract += search.expanded - before
+            m.left -= search.expanded - before
+        if self.trace is not None and search.trace is not None:
+            for name in ("expanded", "marks", "updates", "nodes"):
+                setattr(self.trace, name, getattr(search.trace, name))
+        if search.status != FOUND or search.goal_found is None:  # cannot happen when regions agree
             self._finish(NO_PATH)
             return
+        found = search.goal_found
+        chain = list(search.path_nodes or [found])
         # 3. refine: concatenate the edges' tile paths, cut out any loops.
-        chain = [found]
-        while chain[-1] != start:
-            chain.append(parent[chain[-1]])
-        chain.reverse()
         self.abstract_path = chain
         tiles = [start]
         for a, b in zip(chain, chain[1:]):
@@ -733,7 +757,7 @@ class HierarchicalAStar:
     @property
     def open_count(self) -> int:
         """Entries on the abstract open list (stale duplicates included)."""
-        return len(self._heap)
+        return 0 if self._abstract is None else self._abstract.open_count
 
     @property
     def path_nodes(self) -> list[int] | None:
@@ -772,7 +796,7 @@ def _path_cost(graph: GridGraph, nodes: list[int]) -> float:
 
 
 def find_path(tilemap: TileMap, start: tuple[int, int], goal: tuple[int, int], options: GridOptions | None = None,
-              cluster_size: int = DEFAULT_CLUSTER, **kwargs) -> HierarchicalAStar:
+              cluster_size: int = DEFAULT_CLUSTER, **kwargs: Any) -> HierarchicalAStar:
     """Run one HPA* query between tiles to the end and return the finished search."""
     graph = graph_for(tilemap, options or GridOptions())
     for role, (x, y) in (("start", start), ("goal", goal)):
