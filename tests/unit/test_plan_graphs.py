@@ -113,6 +113,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
                           env={"PYTHONPATH": str(arcstar.__file__).rsplit("/arcstar/", 1)[0], "PATH": ""})
 
 
+@pytest.mark.no_pyodide
 def test_cli_plans_on_hex_ascii_and_json_and_on_waypoint_json(tmp_path):
     rng = random.Random(3)
     for orientation in ("pointy", "flat"):
