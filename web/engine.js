@@ -1,16 +1,18 @@
 // @ts-check
 /**
  * The page's client of the search worker: boot progress, a promise-based
- * findPath, cancel. The page never runs a search itself.
+ * findPath, cancel, and requests answered at once (info, load_map,
+ * load_scen, describe). The page never runs a search itself.
  *
- * Messages, page -> worker:
- *   {type:'plan', id, map:{width, height, version, cells?: Uint8Array, terrain_costs?}, start, goal, options}
- *   {type:'cancel', id}
- *   {type:'info', id} | {type:'load_map', id, text} | {type:'load_scen', id, text, width, height}
- * worker -> page:
- *   {type:'boot', stage:'pyodide'|'numpy'|'arcstar'|'ready'|'failed', progress, message}
- *   {type:'started'|'progress'|'result'|'error'|'cancelled', id, ...}
- *   {type:'info'|'map'|'scenarios', id, ...}  (answers to the requests)
+ * Every message is defined once, in pycore/arcstar/service/protocol.schema.json
+ * (JSON Schema 2020-12); the typedefs below follow it, and tests/js validates
+ * what the builders here produce against it. Code reads typed fields:
+ * `result.status` (Status), an error's `kind` (ErrorKind) and `field` (the
+ * dotted name of the bad part of the request); messages are for people.
+ *
+ * Binary parts travel beside the JSON as transferred typed arrays: a plan's
+ * `map.cells` (Uint8Array), a result's `explored` and `trace` arrays, a loaded
+ * map's `cells`.
  *
  * The worker keeps the last map it was sent, keyed by version; the engine
  * sends the cells (a copy, transferred) and the terrain costs only when the
@@ -19,20 +21,95 @@
  * @module engine
  */
 
+// ---------------------------------------------------------------- protocol types
+
 /**
+ * How a plan ended (arcstar.outcomes.Status; a result is never 'running').
+ * @typedef {'found' | 'no_path' | 'unreachable' | 'budget_exhausted' | 'cancelled' | 'not_legal'} Status
+ */
+/** The Status values, by name. */
+export const Status = Object.freeze({
+  FOUND: /** @type {Status} */ ('found'),
+  NO_PATH: /** @type {Status} */ ('no_path'),
+  UNREACHABLE: /** @type {Status} */ ('unreachable'),
+  BUDGET_EXHAUSTED: /** @type {Status} */ ('budget_exhausted'),
+  CANCELLED: /** @type {Status} */ ('cancelled'),
+  NOT_LEGAL: /** @type {Status} */ ('not_legal'),
+});
+
+/**
+ * Whose fault an error is (arcstar.outcomes.ErrorKind).
+ * @typedef {'bad_input' | 'internal'} ErrorKind
+ */
+/** The ErrorKind values, by name. */
+export const ErrorKind = Object.freeze({
+  BAD_INPUT: /** @type {ErrorKind} */ ('bad_input'),
+  INTERNAL: /** @type {ErrorKind} */ ('internal'),
+});
+
+/** @typedef {string | number} Id  a string (<= 256 chars) or a JavaScript-safe integer */
+/** @typedef {[number, number]} Tile  [x, y]: x grows right, y grows down */
+/** @typedef {[number, number] | [number, number, number]} End  a tile, or [x, y, heading in radians] */
+/** @typedef {[number, number | null]} TerrainCost  [code, cost]; null is impassable */
+/** @typedef {{code: number, name: string, char: string, cost: number | null}} Terrain */
+
+/**
+ * Page -> worker requests.
+ * @typedef {{width: number, height: number, version: number | string, cells?: Uint8Array,
+ *            terrain_costs?: TerrainCost[]}} WireMap
+ * @typedef {{type: 'plan', id: Id, map: WireMap, start: End, goal: End, options?: Record<string, unknown>}} PlanMessage
+ * @typedef {{type: 'cancel', id: Id}} CancelMessage
+ * @typedef {{type: 'info', id: Id}} InfoRequest
+ * @typedef {{type: 'load_map', id: Id, text: string}} LoadMapMessage
+ * @typedef {{type: 'load_scen', id: Id, text: string, width: number, height: number}} LoadScenMessage
+ * @typedef {{type: 'describe', id: Id, options?: Record<string, unknown>}} DescribeRequest
+ * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest} PageRequest
+ */
+
+/**
+ * Worker -> page answers.
+ * @typedef {{type: 'boot', stage: 'pyodide' | 'numpy' | 'arcstar' | 'ready' | 'failed', progress: number,
+ *            message: string}} BootMessage
+ * @typedef {{type: 'started', id: Id}} StartedMessage
+ * @typedef {{type: 'progress', id: Id, expanded: number, open: number}} ProgressMessage
+ * @typedef {{type: 'result', id: Id, result: SearchResult}} ResultMessage
+ * @typedef {{type: 'error', id: Id | null, kind: ErrorKind, field: string, message: string}} ErrorMessage
+ * @typedef {{type: 'cancelled', id: Id | null}} CancelledMessage
+ * @typedef {{type: 'info', id: Id, version: string, methods: string[], heuristics: string[], diagonal: string[],
+ *            costs: string[], open_lists: string[], stop: string[], limits: Record<string, Record<string, unknown>>,
+ *            terrains: Terrain[]}} InfoMessage
+ * @typedef {{type: 'map', id: Id, width: number, height: number, start: Tile | null, goal: Tile | null,
+ *            terrains: Terrain[], cells: Uint8Array}} MapMessage
+ * @typedef {{id: number, bucket: number, start: Tile, goal: Tile, optimal: number}} ScenarioEntry
+ * @typedef {{type: 'scenarios', id: Id, scenarios: ScenarioEntry[]}} ScenariosMessage
+ * @typedef {{type: 'describe', id: Id, optimal: boolean, legal: boolean | null, text: string}} DescribeMessage
+ * @typedef {BootMessage | StartedMessage | ProgressMessage | ResultMessage | ErrorMessage | CancelledMessage
+ *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage} WorkerAnswer
+ */
+
+/**
+ * A finished plan (the schema's plan_result, with its binary parts as typed arrays).
  * @typedef {Object} SearchResult
- * @property {'found' | 'no_path' | 'budget_exhausted' | 'cancelled' | string} status
- * @property {Array<[number, number]>} path   tiles, start to goal
+ * @property {Status} status
+ * @property {Tile[]} path   tiles, start to goal
  * @property {number | null} cost
  * @property {number} length
  * @property {number} expanded
  * @property {number} ms
- * @property {boolean} [optimal]
- * @property {string} [message]
+ * @property {boolean} optimal
+ * @property {string} message  for people only
+ * @property {string} [method]
+ * @property {Array<Record<string, unknown>>} [segments]  lines and arcs of a turned path
+ * @property {number} [segments_length]
+ * @property {boolean | null} [legal]
+ * @property {number} [turns]
+ * @property {Array<[number, number]>} [waypoints]
+ * @property {Array<[number, number, number]>} [speed_limits]
+ * @property {Array<[number, number]>} [blocked]
  * @property {Uint8Array | null} [explored]  one byte per tile: 0 unseen, 1 open, 2 closed
  * @property {number} [closed_count]
  * @property {number} [open_count]
- * @property {Object} [trace]  the replay log of a small search (see arcstar.service)
+ * @property {Record<string, Int32Array | Float64Array> | null} [trace]  replay arrays of a small search
  */
 
 /**
@@ -46,11 +123,79 @@
  * @typedef {Object} PlanRequest
  * @property {{width: number, height: number, version: number, cells: Uint8Array,
  *             terrainCosts?: Array<[number, number | null]>}} map
- * @property {[number, number]} start
- * @property {[number, number]} goal
+ * @property {End} start
+ * @property {End} goal
  * @property {Record<string, unknown>} [options]
  * @property {(p: {expanded: number, open: number}) => void} [onProgress]
  */
+
+// ---------------------------------------------------------------- message builders (pure)
+
+/**
+ * A plan message and what to transfer with it. With `withCells` the map's
+ * cells (a copy, so the page keeps its own) and terrain costs go along.
+ * @param {Id} id
+ * @param {PlanRequest} req
+ * @param {boolean} withCells
+ * @returns {{message: PlanMessage, transfer: Transferable[]}}
+ */
+export function planMessage(id, req, withCells) {
+  const { map } = req;
+  /** @type {WireMap} */
+  const wireMap = { width: map.width, height: map.height, version: map.version };
+  /** @type {Transferable[]} */
+  const transfer = [];
+  if (withCells) {
+    const copy = map.cells.slice();
+    wireMap.cells = copy;
+    if (map.terrainCosts) wireMap.terrain_costs = map.terrainCosts;
+    transfer.push(copy.buffer);
+  }
+  return {
+    message: { type: 'plan', id, map: wireMap, start: req.start, goal: req.goal, options: req.options || {} },
+    transfer,
+  };
+}
+
+/** @param {Id} id @returns {CancelMessage} */
+export function cancelMessage(id) {
+  return { type: 'cancel', id };
+}
+
+/** @param {Id} id @returns {InfoRequest} */
+export function infoMessage(id) {
+  return { type: 'info', id };
+}
+
+/** @param {Id} id @param {string} text @returns {LoadMapMessage} */
+export function loadMapMessage(id, text) {
+  return { type: 'load_map', id, text };
+}
+
+/**
+ * @param {Id} id @param {string} text @param {number} width @param {number} height
+ * @returns {LoadScenMessage}
+ */
+export function loadScenMessage(id, text, width, height) {
+  return { type: 'load_scen', id, text, width, height };
+}
+
+/** @param {Id} id @param {Record<string, unknown>} [options] @returns {DescribeRequest} */
+export function describeMessage(id, options = {}) {
+  return { type: 'describe', id, options };
+}
+
+/**
+ * A request answered at once, from its fields without an id (what `Engine.request` takes).
+ * @param {Id} id
+ * @param {Record<string, unknown>} msg
+ * @returns {PageRequest}
+ */
+export function requestMessage(id, msg) {
+  return /** @type {PageRequest} */ ({ ...msg, id });
+}
+
+// ---------------------------------------------------------------- errors
 
 /** The error a cancelled (or superseded) search rejects with. */
 export class CancelledError extends Error {
@@ -62,12 +207,38 @@ export class CancelledError extends Error {
   }
 }
 
-/** An error reported by the worker or the Python service. */
+/**
+ * An error reported by the worker or the Python service. Code reads `kind`
+ * (bad_input: the request was wrong; internal: arcstar failed) and `field`
+ * (e.g. 'options.weight', 'start'; '' when none), never the message.
+ */
 export class EngineError extends Error {
-  /** @param {string} message */
-  constructor(message) {
+  /**
+   * @param {string} message
+   * @param {{kind?: ErrorKind, field?: string, id?: Id | null}} [details]
+   */
+  constructor(message, details = {}) {
     super(message);
     this.name = 'EngineError';
+    /** @type {ErrorKind} */
+    this.kind = details.kind ?? ErrorKind.INTERNAL;
+    /** @type {string} */
+    this.field = details.field ?? '';
+    /** @type {Id | null} */
+    this.id = details.id ?? null;
+  }
+
+  /**
+   * The error an error answer stands for.
+   * @param {Partial<ErrorMessage>} msg
+   */
+  static fromAnswer(msg) {
+    const kind = msg.kind === ErrorKind.BAD_INPUT ? ErrorKind.BAD_INPUT : ErrorKind.INTERNAL;
+    return new EngineError(msg.message || 'Unknown error in the search engine', {
+      kind,
+      field: typeof msg.field === 'string' ? msg.field : '',
+      id: msg.id ?? null,
+    });
   }
 }
 
@@ -153,7 +324,7 @@ export class Engine {
     if (!p) return; // a late answer for a request nobody waits for
     if (p.request) {
       this.pending.delete(id);
-      if (msg.type === 'error') p.reject(new EngineError(msg.message || 'Unknown error in the search engine'));
+      if (msg.type === 'error') p.reject(EngineError.fromAnswer(msg));
       else p.resolve(msg);
       return;
     }
@@ -185,7 +356,7 @@ export class Engine {
         if (this.current === id) this.current = null;
         // The worker may not have kept the map: send it again next time.
         this.workerVersion = null;
-        p.reject(new EngineError(msg.message || 'Unknown error in the search engine'));
+        p.reject(EngineError.fromAnswer(msg));
         break;
       default:
         break;
@@ -220,22 +391,10 @@ export class Engine {
       throw e;
     }
     if (!this.pending.has(id)) return done; // cancelled while waiting for the engine
-    const { map } = req;
-    /** @type {{width: number, height: number, version: number, cells?: Uint8Array, terrain_costs?: Array<[number, number | null]>}} */
-    const wireMap = { width: map.width, height: map.height, version: map.version };
-    /** @type {Transferable[]} */
-    const transfer = [];
-    if (this.workerVersion !== map.version) {
-      const copy = map.cells.slice();
-      wireMap.cells = copy;
-      if (map.terrainCosts) wireMap.terrain_costs = map.terrainCosts;
-      transfer.push(copy.buffer);
-      this.workerVersion = map.version;
-    }
-    this.worker.postMessage(
-      { type: 'plan', id, map: wireMap, start: req.start, goal: req.goal, options: req.options || {} },
-      transfer,
-    );
+    const withCells = this.workerVersion !== req.map.version;
+    const { message, transfer } = planMessage(id, req, withCells);
+    if (withCells) this.workerVersion = req.map.version;
+    this.worker.postMessage(message, transfer);
     return done;
   }
 
@@ -250,7 +409,7 @@ export class Engine {
     const p = this.pending.get(id);
     if (this.isReady) {
       this.cancelSent.set(id, performance.now());
-      this.worker.postMessage({ type: 'cancel', id });
+      this.worker.postMessage(cancelMessage(id));
     }
     // Settle now: the page must not wait for the worker to notice.
     if (p) {
@@ -262,10 +421,10 @@ export class Engine {
 
   /**
    * Ask the worker something that is answered at once (info, load_map,
-   * load_scen); it does not disturb a running search. Waits for the engine.
+   * load_scen, describe); it does not disturb a running search. Waits for the engine.
    *
    * @param {Record<string, unknown>} msg  without an id
-   * @returns {Promise<any>} the answer; rejects with EngineError
+   * @returns {Promise<any>} the answer; rejects with EngineError (its kind and field say what was wrong)
    */
   async request(msg) {
     await this.ready;
@@ -273,12 +432,24 @@ export class Engine {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, request: true });
       try {
-        this.worker.postMessage({ ...msg, id });
+        this.worker.postMessage(requestMessage(id, msg));
       } catch (e) {
         this.pending.delete(id);
         reject(new EngineError(`The request could not be sent to the worker: ${/** @type {Error} */ (e).message}`));
       }
     });
+  }
+
+  /**
+   * What a plan with these options guarantees, without planning: whether its
+   * paths are optimal, whether they are always legal for the unit (null: no
+   * turning stage, so no verdict), and a sentence for people.
+   *
+   * @param {Record<string, unknown>} [options]
+   * @returns {Promise<DescribeMessage>}
+   */
+  async describe(options = {}) {
+    return this.request({ type: 'describe', options });
   }
 
   /**

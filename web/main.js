@@ -1263,8 +1263,7 @@ async function search(start, goal, turningOverride) {
     bench = verdict.text;
   }
   if (res.status === 'found' && planned && out.legal === false) {
-    const why = String(res.message || 'the body overlaps a wall').replace(/^not legal( for this unit)?:\s*/i, '');
-    setStatus('no_path', `Path found but not legal: ${why} · ${stats}`, 1);
+    setStatus('no_path', `Path found but not legal (${res.message || 'the body overlaps a wall'}) · ${stats}`, 1);
   } else if (res.status === 'found' && planned) {
     const slow = out.speedLimits?.length ? ` · slows down in ${out.speedLimits.length} stretch${out.speedLimits.length > 1 ? 'es' : ''}` : '';
     setStatus('found', `Legal path (${turning}): length ${fixed(out.segmentsLength ?? res.length, 2)}, ${out.turns} turn${out.turns === 1 ? '' : 's'}${slow} · ${stats}`, 1);
@@ -1274,8 +1273,7 @@ async function search(start, goal, turningOverride) {
     setStatus('found', `Path found${quality}: ${fmt(path.length)} tiles, ${length}, cost ${fixed(res.cost ?? NaN, 1)} · ${stats}`, 1);
   } else if (res.status === 'no_path' || res.status === 'unreachable') {
     const body = unit.width ? ` for a unit ${fixed(unit.width, 2)} tiles wide${turning ? ` turning on radius ${options.radius}` : ''}` : '';
-    const why = body && res.message && !/^no path/i.test(res.message) ? ` (${res.message})` : '';
-    setStatus('no_path', `No path${body}: the goal cannot be reached from the start${why} · ${stats}${bench ? ` · ${bench}` : ''}`, 1);
+    setStatus('no_path', `No path${body}: the goal cannot be reached from the start · ${stats}${bench ? ` · ${bench}` : ''}`, 1);
   } else {
     const why = res.message ? `: ${res.message}` : '';
     setStatus('no_path', `No path (${res.status.replace(/_/g, ' ')})${why} · ${stats}`, 1);

@@ -4,30 +4,25 @@
  * relays the page's messages to the Python service
  * (`arcstar.service.Service().handle(message_json, cells)`).
  *
+ * Every message is defined in pycore/arcstar/service/protocol.schema.json
+ * (typedefs in engine.js): the page sends plan, cancel, info, load_map,
+ * load_scen and describe; the worker answers boot, started, progress, result,
+ * error, cancelled, info, map, scenarios and describe. An error is
+ * {type:'error', id, kind:'bad_input'|'internal', field, message}: the worker
+ * passes the service's kind and field through and sets them itself for what
+ * it refuses before the service sees it. A Python exception never kills the
+ * worker: it becomes an 'internal' error.
+ *
  * Searches run in slices of a few milliseconds (`step` with `budget_ms`);
  * between slices the worker yields to its event loop with a MessageChannel
  * round trip (setTimeout is clamped to ~4 ms in workers), so a `cancel` or a
  * new `plan` is handled within one slice. One search runs at a time: a new
- * plan cancels the previous one. A Python exception never kills the worker:
- * it becomes {type:'error', id, message}.
+ * plan cancels the previous one.
  *
- * Page -> worker:
- *   {type:'plan', id, map:{width, height, version, cells?: Uint8Array, terrain_costs?}, start, goal, options}
- *   {type:'cancel', id}
- *   {type:'info', id}                          what the core offers (methods, heuristics, terrains, ...)
- *   {type:'load_map', id, text}                a .map / .json / ASCII text, read by the core
- *   {type:'load_scen', id, text, width, height} a .scen text, checked against a map of that size
- * Worker -> page:
- *   {type:'boot', stage:'pyodide'|'numpy'|'arcstar'|'ready'|'failed', progress: 0..1, message}
- *   {type:'started', id}
- *   {type:'progress', id, expanded, open}
- *   {type:'result', id, result:{status, path, cost, length, expanded, ms, optimal, message,
- *                               explored: Uint8Array | null, closed_count, open_count, trace?}}
- *   {type:'info', id, methods, heuristics, diagonal, costs, open_lists, stop, terrains, version}
- *   {type:'map', id, width, height, start, goal, terrains, cells: Uint8Array}
- *   {type:'scenarios', id, scenarios: [{id, bucket, start, goal, optimal}]}
- *   {type:'error', id, message}
- *   {type:'cancelled', id}
+ * Binary parts: a plan's map.cells (a Uint8Array) is taken out of the message
+ * and handed to the service beside the JSON; in the service's answers a
+ * {name, dtype, length} descriptor stands where bytes belong, and the worker
+ * swaps each for a typed array from `Service.take_buffer(name)`, transferred.
  *
  * Numbers in messages must be finite: JSON would silently turn NaN into null
  * (which for a terrain cost means "impassable"), so NaN and Infinity are refused.
@@ -153,26 +148,73 @@ booted.catch(() => {});
 
 // ---------------------------------------------------------------- errors
 
-/**
- * A one-line, readable message for an error (a Python traceback is cut to
- * its last line, e.g. "ValueError: start (3, 4) is a wall").
- * @param {any} e
- */
-function readable(e) {
-  const text = e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
-  if (e && e.type && typeof e.type === 'string' && /Traceback/.test(text)) {
-    const lines = text.trim().split('\n');
-    return lines[lines.length - 1].trim();
+/** @typedef {import('./engine.js').ErrorKind} ErrorKind */
+/** @typedef {import('./engine.js').ErrorMessage} ErrorMessage */
+
+const BAD_INPUT = /** @type {ErrorKind} */ ('bad_input');
+const INTERNAL = /** @type {ErrorKind} */ ('internal');
+/** The deepest a message may nest (the service refuses deeper JSON, too). */
+const MAX_DEPTH = 32;
+
+/** A request the worker refuses before the service sees it, naming the bad field. */
+class BadRequest extends Error {
+  /** @param {string} message @param {string} [field] */
+  constructor(message, field = '') {
+    super(message);
+    this.field = field;
   }
-  return text.trim();
 }
 
 /**
- * @param {any} id
- * @param {string} message
+ * A one-line, readable message for an error (a Python exception's message is
+ * its whole traceback: keep the last line, e.g. "ValueError: ...").
+ * @param {any} e
  */
-function postError(id, message) {
-  post({ type: 'error', id: normId(id), message });
+function readable(e) {
+  const text = (e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e)).trim();
+  if (e && typeof e.type === 'string') {
+    const lines = text.split('\n');
+    return lines[lines.length - 1].trim();
+  }
+  return text;
+}
+
+/**
+ * An error answer.
+ * @param {any} id
+ * @param {ErrorKind} kind
+ * @param {string} field
+ * @param {string} message
+ * @returns {ErrorMessage}
+ */
+function errorAnswer(id, kind, field, message) {
+  return { type: 'error', id: normId(id), kind, field, message };
+}
+
+/**
+ * Post an error answer: bad input for a BadRequest, internal for anything else.
+ * @param {any} id
+ * @param {any} e  a BadRequest, another error, or a message
+ */
+function postError(id, e) {
+  if (e instanceof BadRequest) return post(errorAnswer(id, BAD_INPUT, e.field || '', e.message));
+  post(errorAnswer(id, INTERNAL, '', readable(e)));
+}
+
+/**
+ * Relay an error answer of the service (its kind and field kept), or make one
+ * of an unexpected answer.
+ * @param {any} id
+ * @param {any} resp
+ * @param {string} what  the request, for the message
+ */
+function postServiceError(id, resp, what) {
+  if (resp && resp.type === 'error') {
+    const kind = resp.kind === BAD_INPUT ? BAD_INPUT : INTERNAL;
+    const field = typeof resp.field === 'string' ? resp.field : '';
+    return post(errorAnswer(id, kind, field, String(resp.message || `The ${what} request failed`)));
+  }
+  post(errorAnswer(id, INTERNAL, '', `Unexpected answer to ${what}: ${JSON.stringify(resp).slice(0, 200)}`));
 }
 
 /** An id as it goes back to the page (only numbers and strings survive). */
@@ -183,8 +225,9 @@ function normId(/** @type {any} */ id) {
 // ---------------------------------------------------------------- service calls
 
 /**
- * Call the service with one message. Returns its parsed JSON response; a
- * Python exception or unreadable response becomes an error response.
+ * Call the service with one message. Returns its parsed JSON answer; a message
+ * JSON cannot carry is refused as bad input, and a Python exception or an
+ * unreadable answer becomes an internal error answer.
  *
  * @param {object} message
  * @param {Uint8Array | null} [cells]
@@ -194,18 +237,43 @@ function call(message, cells = null) {
   const id = normId(/** @type {any} */ (message).id);
   /** @type {any} */
   let pyCells = null;
+  let json;
   try {
-    const json = toJson(message);
+    json = toJson(message);
+  } catch (e) {
+    if (e instanceof BadRequest) return errorAnswer(id, BAD_INPUT, e.field || '', e.message);
+    return errorAnswer(id, INTERNAL, '', readable(e));
+  }
+  try {
     if (cells) pyCells = pyodide.toPy(cells);
     const out = service.handle(json, pyCells);
     const resp = JSON.parse(String(out));
-    if (!resp || typeof resp !== 'object') return { type: 'error', id, message: 'The service gave an empty answer' };
+    if (!resp || typeof resp !== 'object') return errorAnswer(id, INTERNAL, '', 'The service gave an empty answer');
     return resp;
   } catch (e) {
-    return { type: 'error', id, message: readable(e) };
+    return errorAnswer(id, INTERNAL, '', readable(e));
   } finally {
     if (pyCells && typeof pyCells.destroy === 'function') pyCells.destroy();
   }
+}
+
+/**
+ * The dotted path of the first number JSON cannot carry (NaN, Infinity) in a
+ * value, or null; throws BadRequest for a value nested deeper than MAX_DEPTH.
+ * @param {any} value
+ * @param {string} path
+ * @param {number} depth
+ * @returns {string | null}
+ */
+function nonFinitePath(value, path, depth) {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (!value || typeof value !== 'object' || ArrayBuffer.isView(value)) return null;
+  if (depth >= MAX_DEPTH) throw new BadRequest(`The message nests deeper than ${MAX_DEPTH} levels`);
+  for (const [key, item] of Object.entries(value)) {
+    const found = nonFinitePath(item, path ? `${path}.${key}` : key, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /**
@@ -213,24 +281,23 @@ function call(message, cells = null) {
  * @param {object} message
  */
 function toJson(message) {
-  return JSON.stringify(message, function (key, value) {
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      const where = Array.isArray(this) ? `an entry of a list` : key ? `"${key}"` : 'a value';
-      throw new Error(`${where} is ${value}: numbers must be finite (use null for an impassable terrain cost)`);
-    }
-    return value;
-  });
+  const where = nonFinitePath(message, '', 0);
+  if (where !== null) {
+    throw new BadRequest(
+      `"${where}" is not a finite number: numbers must be finite (use null for an impassable terrain cost)`,
+      where,
+    );
+  }
+  return JSON.stringify(message);
 }
 
 /**
- * A binary array the service holds for the last answer ("explored": one byte
- * per tile, 0 unseen, 1 open, 2 closed; "cells": a loaded map's terrain codes;
- * "trace.*": the replay arrays), copied out of Python once so it can be
- * transferred to the page.
- * @param {string} [name]
+ * A binary part the service holds for the last answer, copied out of Python
+ * once so it can be transferred to the page.
+ * @param {string} name
  * @returns {Uint8Array | null}
  */
-function takeBuffer(name = 'explored') {
+function takeBuffer(name) {
   const buf = service.take_buffer(name);
   if (!buf) return null;
   try {
@@ -240,25 +307,41 @@ function takeBuffer(name = 'explored') {
   }
 }
 
-/** Typed-array constructors for the dtypes the service names. */
+/** Typed-array constructors for the dtypes the protocol names. */
 const TYPED = { int32: Int32Array, float64: Float64Array, uint8: Uint8Array };
 
 /**
- * The replay trace of a result as typed arrays (named as in arcstar.service).
- * @param {{buffers?: Record<string, string>}} spec
- * @returns {Record<string, ArrayLike<number>> | null}
+ * Whether a value is a binary part's descriptor {name, dtype, length}.
+ * @param {any} v
  */
-function takeTrace(spec) {
-  if (!spec || typeof spec.buffers !== 'object') return null;
-  /** @type {Record<string, any>} */
-  const out = {};
-  for (const [name, dtype] of Object.entries(spec.buffers)) {
-    const Typed = TYPED[/** @type {keyof typeof TYPED} */ (dtype)];
-    const bytes = takeBuffer(`trace.${name}`);
-    if (!Typed || !bytes) return null;
-    out[name] = new Typed(bytes.buffer, bytes.byteOffset, bytes.byteLength / Typed.BYTES_PER_ELEMENT);
+function isBufferDescriptor(v) {
+  return (
+    v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 3 &&
+    typeof v.name === 'string' && Object.hasOwn(TYPED, v.dtype) && Number.isInteger(v.length)
+  );
+}
+
+/**
+ * Swap every binary descriptor in an answer's objects for its typed array
+ * (null when its bytes are missing or the wrong size), collecting what to
+ * transfer. Arrays are not searched: binary parts sit in objects only.
+ * @param {any} value
+ * @param {ArrayBuffer[]} transfer
+ * @param {number} [depth]
+ * @returns {any}
+ */
+function attachBuffers(value, transfer, depth = 0) {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || depth > 8) return value;
+  if (isBufferDescriptor(value)) {
+    const Typed = TYPED[/** @type {keyof typeof TYPED} */ (value.dtype)];
+    const bytes = takeBuffer(value.name);
+    if (!bytes || bytes.byteLength !== value.length * Typed.BYTES_PER_ELEMENT) return null;
+    const typed = new Typed(bytes.buffer, bytes.byteOffset, value.length);
+    transfer.push(/** @type {ArrayBuffer} */ (typed.buffer));
+    return typed;
   }
-  return out;
+  for (const key of Object.keys(value)) value[key] = attachBuffers(value[key], transfer, depth + 1);
+  return value;
 }
 
 // ---------------------------------------------------------------- searches
@@ -289,20 +372,25 @@ function cancelJob(j) {
 function startPlan(msg) {
   if (job) cancelJob(job);
   const id = normId(msg.id);
-  if (id === null) return postError(msg.id, 'A plan message needs an "id" (a number or a string)');
+  if (id === null) throw new BadRequest('A plan message needs an "id" (a number or a string)', 'id');
   const map = msg.map;
-  if (!map || typeof map !== 'object') return postError(id, 'A plan message needs a "map": {width, height, version, cells}');
+  if (!map || typeof map !== 'object') {
+    throw new BadRequest('A plan message needs a "map": {width, height, version, cells}', 'map');
+  }
   const { cells, ...mapInfo } = map;
   /** @type {Uint8Array | null} */
   let send = null;
   if (cells !== undefined && cells !== null) {
     if (!(cells instanceof Uint8Array)) {
-      return postError(id, `map.cells must be a Uint8Array of terrain codes (got ${cells?.constructor?.name ?? typeof cells})`);
+      throw new BadRequest(
+        `map.cells must be a Uint8Array of terrain codes (got ${cells?.constructor?.name ?? typeof cells})`,
+        'map.cells',
+      );
     }
     if (!Number.isInteger(map.width) || !Number.isInteger(map.height) || cells.length !== map.width * map.height) {
-      return postError(
-        id,
+      throw new BadRequest(
         `map.cells has ${cells.length} values but the map is ${map.width}x${map.height} (width*height values are needed)`,
+        'map.cells',
       );
     }
     mapCache = { version: map.version, width: map.width, height: map.height, cells };
@@ -313,8 +401,7 @@ function startPlan(msg) {
   const resp = call({ ...msg, map: mapInfo }, send);
   if (resp.type !== 'started') {
     serviceVersion = null;
-    if (resp.type === 'error') return postError(id, resp.message || 'The search could not be started');
-    return postError(id, `Unexpected answer to plan: ${JSON.stringify(resp).slice(0, 200)}`);
+    return postServiceError(id, resp, 'plan');
   }
   serviceVersion = map.version;
   const j = { id, cancelled: false };
@@ -337,16 +424,16 @@ async function runJob(j) {
       }
     } else if (resp.type === 'result') {
       if (job === j) job = null;
-      const r = resp.result || {};
-      const explored = r.explored ? takeBuffer('explored') : null;
-      const trace = r.trace ? takeTrace(r.trace) : null;
-      const transfer = [explored, ...Object.values(trace || {})].filter((a) => a).map((a) => /** @type {any} */ (a).buffer);
-      post({ type: 'result', id: j.id, result: { ...r, explored, trace } }, transfer);
+      /** @type {ArrayBuffer[]} */
+      const transfer = [];
+      const r = attachBuffers(resp.result || {}, transfer);
+      const trace = r.trace && Object.values(r.trace).every((a) => a) ? r.trace : null;
+      post({ type: 'result', id: j.id, result: { ...r, explored: r.explored || null, trace } }, transfer);
       return;
     } else {
       if (job === j) job = null;
       serviceVersion = null;
-      postError(j.id, resp.type === 'error' ? resp.message : `Unexpected answer to step: ${JSON.stringify(resp).slice(0, 200)}`);
+      postServiceError(j.id, resp, 'step');
       return;
     }
     await yieldToEventLoop();
@@ -354,28 +441,27 @@ async function runJob(j) {
 }
 
 /**
- * Answer a request the service handles at once (info, load_map, load_scen).
+ * Answer a request the service handles at once (info, load_map, load_scen, describe).
  * @param {any} msg
  */
 function requestMessage(msg) {
   const id = normId(msg.id);
-  if (id === null) return postError(msg.id, `A ${msg.type} message needs an "id" (a number or a string)`);
+  if (id === null) throw new BadRequest(`A ${msg.type} message needs an "id" (a number or a string)`, 'id');
   if ((msg.type === 'load_map' || msg.type === 'load_scen') && typeof msg.text === 'string' && msg.text.length > MAX_TEXT) {
-    return postError(id, `The file is too large to read (${(msg.text.length / 1048576).toFixed(0)} MB; at most ${MAX_TEXT / 1048576} MB)`);
+    throw new BadRequest(
+      `The file is too large to read (${(msg.text.length / 1048576).toFixed(0)} MB; at most ${MAX_TEXT / 1048576} MB)`,
+      'text',
+    );
   }
   const resp = call(msg);
-  if (resp.type === 'error') {
-    if (msg.type === 'load_map') takeBuffer('cells'); // drop a half-read map, if any
-    return postError(id, resp.message || `The ${msg.type} request failed`);
+  if (resp.type === 'error') return postServiceError(id, resp, msg.type);
+  /** @type {ArrayBuffer[]} */
+  const transfer = [];
+  const answer = attachBuffers(resp, transfer);
+  if (msg.type === 'load_map' && !(answer.cells instanceof Uint8Array && answer.cells.length === answer.width * answer.height)) {
+    return postError(id, new Error('The map was read but its tiles did not come back'));
   }
-  if (msg.type === 'load_map') {
-    const cells = takeBuffer('cells');
-    if (!cells || cells.length !== resp.width * resp.height) {
-      return postError(id, 'The map was read but its tiles did not come back');
-    }
-    return post({ ...resp, id, cells }, [cells.buffer]);
-  }
-  post({ ...resp, id });
+  post({ ...answer, id }, transfer);
 }
 
 /** @param {any} msg */
@@ -396,7 +482,7 @@ ctx.onmessage = async (/** @type {MessageEvent} */ e) => {
   }
   try {
     if (!msg || typeof msg !== 'object' || Array.isArray(msg)) {
-      return postError(null, `A message must be an object with a "type" (got ${JSON.stringify(msg)?.slice(0, 80)})`);
+      throw new BadRequest(`A message must be an object with a "type" (got ${JSON.stringify(msg)?.slice(0, 80)})`);
     }
     switch (msg.type) {
       case 'plan':
@@ -406,14 +492,17 @@ ctx.onmessage = async (/** @type {MessageEvent} */ e) => {
       case 'info':
       case 'load_map':
       case 'load_scen':
+      case 'describe':
         return requestMessage(msg);
       default:
-        return postError(
-          msg.id,
-          `Unknown message type ${JSON.stringify(msg.type)}: expected "plan", "cancel", "info", "load_map" or "load_scen"`,
+        throw new BadRequest(
+          `Unknown message type ${JSON.stringify(msg.type)}: expected "plan", "cancel", "info", "load_map", ` +
+            '"load_scen" or "describe"',
+          'type',
         );
     }
   } catch (err) {
+    if (err instanceof BadRequest) return postError(msg && msg.id, err);
     postError(msg && msg.id, `The worker could not handle the message: ${readable(err)}`);
   }
 };

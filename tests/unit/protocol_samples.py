@@ -8,7 +8,6 @@ both sides check the same messages against the same schema.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import numpy as np
 
@@ -63,23 +62,30 @@ def samples() -> dict[str, list[dict]]:
         answers.append(out)
         return out
 
+    def finish(id_: object, budget_ms: float = 50) -> None:
+        while ask({"type": "step", "id": id_, "budget_ms": budget_ms})["type"] == "progress":
+            pass
+
     # a small plan to its result, with explored tiles and the replay trace
     grid = np.zeros((5, 7), dtype=np.uint8)
     grid[1:4, 3] = 1
     ask(plan_msg("small", 7, 5, [1, 2], [5, 2]), grid.tobytes())
-    ask({"type": "step", "id": "small", "budget_ms": 50})
-    while answers[-1]["type"] == "progress":
-        ask({"type": "step", "id": "small", "budget_ms": 50})
+    finish("small")
     # a turned path: segments, legality, waypoints
     ask(plan_msg(2, 7, 5, [1, 2], [5, 2], turning="tighter", radius=1, trace=False))
-    ask({"type": "step", "id": 2, "budget_ms": 200})
-    while answers[-1]["type"] == "progress":
-        ask({"type": "step", "id": 2, "budget_ms": 200})
-    # no path: the goal walled in
+    finish(2)
+    # the other ends: unreachable (walled in), no path (too wide for the gap), budget exhausted
     walled = np.zeros((4, 4), dtype=np.uint8)
     walled[0:3, 2] = walled[2, 2:] = 1
     ask(plan_msg("walled", 4, 4, [0, 0], [3, 0], version="w"), walled.tobytes())
-    ask({"type": "step", "id": "walled", "budget_ms": 50})
+    finish("walled")
+    gap = np.zeros((7, 9), dtype=np.uint8)
+    gap[:, 4] = 1
+    gap[3, 4] = 0
+    ask(plan_msg("wide", 9, 7, [1, 3], [7, 3], version="gap", width=2), gap.tobytes())
+    finish("wide")
+    ask(plan_msg("tired", 9, 7, [1, 3], [7, 3], version="gap", max_expansions=2))
+    finish("tired")
     # progress on a big map with a tiny budget, then cancelled
     big = serpentine()
     ask(plan_msg(7, 300, 300, [0, 0], [299, 299], version="big", heuristic="octile"), big.tobytes())

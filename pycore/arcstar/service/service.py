@@ -27,11 +27,10 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from .. import __version__
 from ..maps.mapio import load_text, parse_scen
 from ..maps.tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
 from ..outcomes import BadInput, field_of
@@ -40,6 +39,7 @@ from ..search.engine import STOP_RULES, TRACE_DETAIL_LIMIT
 from ..search.grid import COST_MODELS, DIAGONAL_POLICIES
 from ..search.heuristics import HEURISTICS
 from ..search.openlists import OPEN_LISTS
+from ..version import __version__
 from . import protocol
 from .protocol import buffer, check_int, check_keys, check_text, end_point, within
 
@@ -155,7 +155,7 @@ class Service:
         if hasattr(cells, "to_py"):  # a JavaScript typed array inside Pyodide
             cells = cells.to_py()
         try:
-            data = np.frombuffer(bytes(memoryview(cells)), dtype=np.uint8)
+            data = np.frombuffer(bytes(memoryview(cast(Any, cells))), dtype=np.uint8)
         except TypeError:
             raise BadInput("map cells must be a byte buffer (a Uint8Array)", "map.cells") from None
         if data.size != width * height:
