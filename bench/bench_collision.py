@@ -38,10 +38,12 @@ except ImportError:  # run from a checkout without arcstar installed
 import numpy as np
 
 from arcstar import load_map, plan
-from arcstar.clearance import clearance_map, move_masks_for
 from arcstar.collision import swept_arc_clear, swept_line_clear, walkable_sampled
 from arcstar.geometry import Arc, Pose
-from arcstar.smoothing import smooth, tile_centres
+from bench.compat import arcstar_names
+
+clearance_map, move_masks_for = arcstar_names("arcstar.clearance", "clearance_map", "move_masks_for")
+smooth, tile_centres = arcstar_names("arcstar.smoothing", "smooth", "tile_centres")
 
 PATH_MAP = "brc202d.map"  # 530x481, caves: long winding paths
 MAP_512 = "random512-10-0.map"

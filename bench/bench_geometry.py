@@ -18,13 +18,19 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run directly: the repo root
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 try:
-    from arcstar.curves import dubins, dubins_length, pinter_curves, reeds_shepp
-    from arcstar.geometry import Pose
+    import arcstar  # noqa: F401
 except ImportError:  # run from a checkout without arcstar installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pycore"))
-    from arcstar.curves import dubins, dubins_length, pinter_curves, reeds_shepp
-    from arcstar.geometry import Pose
+
+from arcstar.geometry import Pose  # noqa: E402
+from bench.compat import arcstar_names  # noqa: E402
+
+dubins, dubins_length, pinter_curves, reeds_shepp = arcstar_names(
+    "arcstar.curves", "dubins", "dubins_length", "pinter_curves", "reeds_shepp"
+)
 
 RADIUS = 1.5
 

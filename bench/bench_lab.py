@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "pycore"))
 
 import arcstar  # noqa: E402
 import build  # noqa: E402
-from arcstar.mapio import load_map, parse_scen  # noqa: E402
+from arcstar import load_map, parse_scen  # noqa: E402
 
 MAP = "Berlin_0_256"
 

@@ -35,11 +35,12 @@ except ImportError:  # run from a checkout without arcstar installed
 
 import numpy as np
 
-from arcstar import plan
-from arcstar.art import to_fixed_angles
-from arcstar.roads import plan_on_road, realize_on_road
-from arcstar.tilemap import TileMap
+from arcstar import TileMap, plan
 from arcstar.turning import TURN_METHODS, realize
+from bench.compat import arcstar_names
+
+(to_fixed_angles,) = arcstar_names("arcstar.art", "to_fixed_angles")
+plan_on_road, realize_on_road = arcstar_names("arcstar.roads", "plan_on_road", "realize_on_road")
 
 WIDTH = 1.0
 

@@ -99,6 +99,8 @@ class Context:
     seed: int = 1
     methods: list[str] | None = None
     verbose: bool = True
+    old_pycore: Path | None = None  # engine_compare: the old core's folder (--old-pycore)
+    old_commit: str | None = None  # or the commit to take it from (--old-commit)
     started: float = field(default_factory=time.perf_counter)
 
     def log(self, message: str) -> None:

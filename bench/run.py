@@ -36,10 +36,10 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 if str(BENCH.parent) not in sys.path:
     sys.path.insert(0, str(BENCH.parent))  # `bench` as a package, however run.py was started
-from bench import common, sections_modules, sections_search  # noqa: E402
+from bench import common, sections_engine, sections_modules, sections_search  # noqa: E402
 from bench.common import ROOT, BenchError, Context, SectionResult  # noqa: E402
 
-SECTIONS = {**sections_search.SECTIONS, **sections_modules.SECTIONS}
+SECTIONS = {**sections_search.SECTIONS, **sections_engine.SECTIONS, **sections_modules.SECTIONS}
 DEFAULT_OUT = BENCH / "results" / "latest.md"
 
 
@@ -104,6 +104,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="DIR",
         help="measure the arcstar package in DIR (default: this tree's pycore/), e.g. to compare with another checkout",
     )
+    p.add_argument(
+        "--old-pycore",
+        type=Path,
+        metavar="DIR",
+        help="engine_compare: the old core, the arcstar package in DIR (default: from --old-commit)",
+    )
+    p.add_argument(
+        "--old-commit",
+        metavar="REV",
+        help=f"engine_compare: take the old core from this commit's pycore/ with git archive "
+        f"(default {sections_engine.BASELINE_COMMIT}); ignored with --old-pycore",
+    )
     p.add_argument("--list", action="store_true", help="list the sections and exit")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     args = p.parse_args(argv)
@@ -111,6 +123,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("--per-map must be at least 1")
     if args.pycore is not None and not (args.pycore / "arcstar" / "__init__.py").is_file():
         p.error(f"--pycore {args.pycore}: no arcstar package there")
+    if args.old_pycore is not None and not (args.old_pycore / "arcstar" / "__init__.py").is_file():
+        p.error(f"--old-pycore {args.old_pycore}: no arcstar package there")
     unknown = [s for s in args.section or [] if s not in SECTIONS]
     if unknown:
         p.error(f"unknown section(s) {', '.join(unknown)}; there are: {', '.join(SECTIONS)}")
@@ -156,6 +170,8 @@ def main(argv: list[str]) -> int:
         seed=args.seed,
         methods=args.methods,
         verbose=not args.quiet,
+        old_pycore=args.old_pycore,
+        old_commit=args.old_commit,
     )
     names = args.section or list(SECTIONS)
     started = datetime.now(UTC)

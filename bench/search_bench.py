@@ -31,7 +31,12 @@ import re
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
+
+try:
+    from bench.compat import arcstar_module
+except ImportError:  # Pyodide and the browser worker: bench/'s files sit on sys.path themselves
+    from compat import arcstar_module
 
 SQRT2 = math.sqrt(2.0)
 GRID_RULES = {"costs": "octile", "heuristic": "octile", "diagonal": "both"}
@@ -105,7 +110,7 @@ class Case:
 
 def load_case(data_dir: str, name: str) -> Case:
     """Read ``maps/<name>.map`` and ``scen/<name>.map.scen`` under ``data_dir``."""
-    from arcstar.mapio import parse_movingai_map, parse_scen
+    from arcstar import parse_movingai_map, parse_scen
 
     with open(f"{data_dir}/maps/{name}.map", encoding="latin-1") as fh:
         tilemap = parse_movingai_map(fh.read())
@@ -245,31 +250,30 @@ class Variant:
         return PRIMARY_BUDGET if self.primary and not self.slow else 1.0
 
 
-def _option_names() -> set:
-    from arcstar.planner import PlanOptions
+def _default_open_list() -> str | None:
+    """arcstar's default open list, or None if it has no such option: ``PlanOptions().open_list``
+    in the flat layout, ``PlanOptions().search.open_list`` in the layered one."""
+    from arcstar import PlanOptions
 
-    return {f.name for f in fields(PlanOptions)}
+    opts = PlanOptions()
+    for holder in (opts, getattr(opts, "search", None)):
+        value = getattr(holder, "open_list", None)
+        if isinstance(value, str):
+            return value
+    return None
 
 
 def _open_lists() -> tuple[list, str | None]:
     """(open-list names arcstar accepts, its default); ([], None) if it has no such option."""
-    import arcstar.planner as planner
-
-    names = _option_names()
-    if "open_list" not in names:
+    default = _default_open_list()
+    if default is None:
         return [], None
-    default = None
-    for f in fields(planner.PlanOptions):
-        if f.name == "open_list":
-            default = f.default if isinstance(f.default, str) else None
     listed = None
-    for mod_name in ("arcstar.planner", "arcstar.openlists", "arcstar.search"):
-        mod = sys.modules.get(mod_name)
-        if mod is None:
-            try:
-                mod = __import__(mod_name, fromlist=["_"])
-            except ImportError:
-                continue
+    for mod_name in ("arcstar.openlists", "arcstar.planner"):
+        try:
+            mod = arcstar_module(mod_name)
+        except ImportError:
+            continue
         for attr in ("OPEN_LISTS", "OPEN_LIST_KINDS"):
             val = getattr(mod, attr, None)
             if isinstance(val, (tuple, list, dict)) and val:
@@ -291,7 +295,8 @@ def discover_variants() -> tuple[list[Variant], list[str]]:
     import arcstar
     import arcstar.planner as planner
 
-    methods = list(getattr(planner, "METHODS", ("astar",)))
+    # a tuple of names (flat layout) or a mapping name -> spec (layered): its keys either way
+    methods = [str(m) for m in getattr(planner, "METHODS", ("astar",))]
     open_lists, default_ol = _open_lists()
     notes = [f"arcstar methods: {', '.join(methods)}"]
     if open_lists:
@@ -358,7 +363,7 @@ def _stepper():
     at a deadline, so a slow method cannot overrun its time budget by minutes. None when arcstar
     has no ``PlanJob``; then queries run through ``plan()`` and are never cut."""
     try:
-        from arcstar.planner import PlanJob, PlanOptions
+        from arcstar import PlanJob, PlanOptions
     except ImportError:
         return None
     if not all(hasattr(PlanJob, a) for a in ("step", "result", "cancel")):

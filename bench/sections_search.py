@@ -32,7 +32,7 @@ from bench.common import (
     Context,
     SectionResult,
     Table,
-    build,  # noqa: F401
+    build,
     cache_dir,
     data_dir,
     find_chromium,
@@ -320,6 +320,31 @@ def pyodide_npm_dir() -> Path:
     return d
 
 
+def pyodide_runtime_dir(ctx: Context) -> Path:
+    """Pyodide's runtime for Node.js: node_modules/pyodide (`npm ci`), else dist/pyodide
+    (`python build.py`), else the runtime files unpacked from build.py's verified npm tarball
+    into the cache (fetched with `npm pack` when it is not there yet)."""
+    for d in (ROOT / "node_modules" / "pyodide", ROOT / "dist" / "pyodide"):
+        if all((d / n).is_file() for n in build.PYODIDE_RUNTIME_FILES):
+            return d
+    dest = cache_dir() / f"bench-pyodide-{build.PYODIDE_VERSION}"
+    if all((dest / n).is_file() for n in build.PYODIDE_RUNTIME_FILES):
+        return dest
+    ctx.log(f"no node_modules/pyodide or dist/pyodide: unpacking pyodide@{build.PYODIDE_VERSION} into {dest}")
+    try:
+        tarball = build.pyodide_tarball(quiet=not ctx.verbose)
+        staging = Path(tempfile.mkdtemp(prefix=".bench-pyodide.", dir=cache_dir()))
+        build.copy_pyodide(tarball, [], staging / "pyodide")
+    except build.BuildError as exc:
+        raise BenchError(f"no Pyodide runtime: run `npm ci`, or fix this: {exc}") from exc
+    try:
+        (staging / "pyodide").rename(dest)
+    except OSError:  # another run unpacked it meanwhile
+        pass
+    shutil.rmtree(staging, ignore_errors=True)
+    return dest
+
+
 def search_pyodide(ctx: Context) -> SectionResult:
     """The same inside Pyodide under Node.js."""
     res = SectionResult("search_pyodide", "Grid search in Pyodide (Node.js): arcstar vs PyPI pathfinding A*")
@@ -327,7 +352,7 @@ def search_pyodide(ctx: Context) -> SectionResult:
     if node is None:
         raise BenchError("node is not on PATH")
     config = {
-        "pyodide_dir": str(pyodide_npm_dir()),
+        "pyodide_dir": str(pyodide_runtime_dir(ctx)),
         "package_cache_dir": str(pyodide_package_dir(ctx)),
         "pycore": str(common.PYCORE),
         "bench": str(BENCH),
@@ -466,7 +491,8 @@ def make_site(tmp: Path, ctx: Context) -> dict:
     (site / "pyodide").symlink_to(pyo, target_is_directory=True)
     (site / "movingai").symlink_to(need_data(), target_is_directory=True)
     (site / "py").mkdir()
-    shutil.copy(BENCH / "search_bench.py", site / "py" / "search_bench.py")
+    for name in ("search_bench.py", "compat.py"):
+        shutil.copy(BENCH / name, site / "py" / name)
     # The core as it is in the working tree (dist/wheels may be older than pycore/).
     with zipfile.ZipFile(site / "py" / "arcstar-src.zip", "w", zipfile.ZIP_DEFLATED) as z:
         for f in sorted((common.PYCORE / "arcstar").rglob("*.py")):

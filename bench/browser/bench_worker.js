@@ -1,5 +1,5 @@
 // The bench page's Web Worker: Pyodide with numpy, arcstar (the working tree's pycore/, zipped
-// by bench/sections_search.py) and bench/search_bench.py. One request at a time:
+// by bench/sections_search.py), bench/search_bench.py and bench/compat.py. One request at a time:
 //   {id, cmd: 'boot', pyodide: indexURL, numpy: [wheel URLs], methods: [labels] | null}
 //   {id, cmd: 'load_map', name, n, slow_n, seed}   map files are fetched from movingai/
 //   {id, cmd: 'warm_up', label, scenario}          the untimed first query on a map
@@ -25,8 +25,10 @@ async function boot(msg) {
   stages.numpy_ms = performance.now() - t0 - stages.pyodide_ms;
   const zip = await fetchOk('py/arcstar-src.zip');
   pyodide.unpackArchive(await zip.arrayBuffer(), 'zip', { extractDir: '/bench/src' });
-  const bench = await fetchOk('py/search_bench.py');
-  pyodide.FS.writeFile('/bench/src/search_bench.py', await bench.text());
+  for (const name of ['search_bench.py', 'compat.py']) {
+    const src = await fetchOk(`py/${name}`);
+    pyodide.FS.writeFile(`/bench/src/${name}`, await src.text());
+  }
   pyodide.FS.mkdirTree('/bench/data/maps');
   pyodide.FS.mkdirTree('/bench/data/scen');
   pyodide.runPython("import sys\nsys.path.insert(0, '/bench/src')");
