@@ -34,6 +34,14 @@ import { Replay } from './replay.js';
 import { MapModel } from './state.js';
 import { Unit } from './unit.js';
 
+/**
+ * Whether a result carries a path to draw and drive: found, or found but not legal for the unit.
+ * @param {string} status
+ */
+function hasPath(status) {
+  return status === 'found' || status === 'not_legal';
+}
+
 /** @typedef {import('./engine.js').SearchResult} SearchResult */
 /** @typedef {import('./controls.js').SearchOptions} SearchOptions */
 /** @typedef {import('./maps.js').TerrainType} TerrainType */
@@ -41,7 +49,7 @@ import { Unit } from './unit.js';
 /**
  * What the page keeps of the last search (also returned by findPath).
  * @typedef {Object} LastResult
- * @property {string} status  'found' | 'no_path' | 'budget_exhausted' | 'cancelled' | 'error'
+ * @property {string} status  'found' | 'not_legal' | 'no_path' | 'unreachable' | 'budget_exhausted' | 'cancelled' | 'error'
  * @property {Array<[number, number]>} [path]
  * @property {number | null} [cost]
  * @property {number} [length]
@@ -989,8 +997,8 @@ async function compare(start, goal) {
     }
     const tiles = Array.isArray(res.path) ? res.path.map((/** @type {number[]} */ q) => /** @type {[number, number]} */ ([q[0], q[1]])) : [];
     let route = null;
-    if (p.turning && res.status === 'found' && Array.isArray(res.segments)) route = SegmentPath.fromJson(res.segments);
-    const found = res.status === 'found';
+    if (p.turning && hasPath(res.status) && Array.isArray(res.segments)) route = SegmentPath.fromJson(res.segments);
+    const found = hasPath(res.status);
     entries.push({
       key: p.key,
       label: p.label,
@@ -1015,9 +1023,9 @@ async function compare(start, goal) {
     color: COMPARE_COLORS.chosen,
     visible: true,
     status: out.status,
-    length: out.status === 'found' ? out.segmentsLength ?? out.length ?? null : null,
-    turns: out.status === 'found' ? out.turns ?? 0 : null,
-    legal: out.status === 'found' ? out.legal ?? null : false,
+    length: hasPath(out.status) ? out.segmentsLength ?? out.length ?? null : null,
+    turns: hasPath(out.status) ? out.turns ?? 0 : null,
+    legal: hasPath(out.status) ? out.legal ?? null : false,
     message: out.message || '',
     route: planned ? planned.route : null,
     tiles: planned ? null : out.path || null,
@@ -1066,7 +1074,7 @@ function showCompareLegend() {
     sw.style.background = e.color;
     lab.append(box, ' ', sw, `${String.fromCharCode(97 + i)}. ${e.label}`);
     c0.append(lab);
-    const found = e.status === 'found';
+    const found = hasPath(e.status);
     const c1 = tr.insertCell();
     c1.className = 'num';
     c1.textContent = found && e.length !== null ? e.length.toFixed(2) : '–';
@@ -1208,7 +1216,7 @@ async function search(start, goal, turningOverride) {
   };
   lastResult = out;
   planned = null;
-  if (turning && Array.isArray(res.segments) && res.status === 'found') {
+  if (turning && Array.isArray(res.segments) && hasPath(res.status)) {
     out.segments = res.segments;
     out.legal = res.legal ?? null;
     out.blocked = Array.isArray(res.blocked) ? res.blocked : [];
@@ -1245,7 +1253,7 @@ async function search(start, goal, turningOverride) {
     showReplay();
   } else {
     renderer.setResult(res.explored || null, path);
-    if (res.status === 'found' && path.length) startDrive(path);
+    if (hasPath(res.status) && path.length) startDrive(path);
   }
   if (planned) {
     renderer.route = planned.route;
@@ -1256,13 +1264,13 @@ async function search(start, goal, turningOverride) {
   const stats = `${fmt(res.expanded)} nodes expanded · ${fixed(res.ms)} ms`;
   let bench = '';
   if (scenario) {
-    const verdict = benchVerdict(res.status === 'found' ? res.length : null, scenario.optimal);
+    const verdict = benchVerdict(hasPath(res.status) ? res.length : null, scenario.optimal);
     out.matchesOptimal = verdict.ok;
     benchResult.textContent = verdict.text;
     benchResult.className = `bench-result ${verdict.ok ? 'ok' : 'bad'}`;
     bench = verdict.text;
   }
-  if (res.status === 'found' && planned && out.legal === false) {
+  if (res.status === 'not_legal') {
     setStatus('no_path', `Path found but not legal (${res.message || 'the body overlaps a wall'}) · ${stats}`, 1);
   } else if (res.status === 'found' && planned) {
     const slow = out.speedLimits?.length ? ` · slows down in ${out.speedLimits.length} stretch${out.speedLimits.length > 1 ? 'es' : ''}` : '';

@@ -9,7 +9,17 @@ The layers, each a subpackage that imports only the ones before it: ``maps``, ``
 """
 
 from .collision import Unit
-from .maps import DEFAULT_TERRAINS, CostProfile, MapFile, Terrain, TileMap, load_map, parse_ascii, parse_movingai_map, parse_scen
+from .maps import (
+    DEFAULT_TERRAINS,
+    CostProfile,
+    MapFile,
+    Terrain,
+    TileMap,
+    load_map,
+    parse_ascii,
+    parse_movingai_map,
+    parse_scen,
+)
 from .outcomes import BadInput, ErrorKind, Status
 from .planner import METHODS, PlanJob, PlanOptions, PlanResult, guarantee, nearest, plan
 from .search import SearchOptions

@@ -15,19 +15,20 @@ import re
 import statistics
 import sys
 from pathlib import Path
+from typing import TypedDict
 
-from .search.grid import COST_MODELS, DIAGONAL_POLICIES
-from .search.heuristics import HEURISTICS
 from .maps.hexmap import HexMap
 from .maps.mapio import MapFile, load_map, parse_scen, to_ascii
 from .maps.reader import read_any
 from .maps.waypoints import WaypointMap
 from .outcomes import BadInput, Status
 from .planner import METHODS, plan
+from .search.grid import COST_MODELS, DIAGONAL_POLICIES
+from .search.heuristics import HEURISTICS
 from .turning.methods import TURN_METHODS
 
 
-def _point(text: str) -> tuple:
+def _point(text: str) -> tuple[int, int] | tuple[int, int, float]:
     """X,Y or X,Y,HEADING (integers; the heading in radians, 0 = +x, pi/2 = +y, down)."""
     parts = text.split(",")
     try:
@@ -94,6 +95,8 @@ def _cmd_plan_graph(args: argparse.Namespace, graph_map: HexMap | WaypointMap) -
         raise ValueError("give --from and --to (hex and waypoint maps carry no start or goal markers)")
     if args.method in TURN_METHODS or args.width is not None:
         raise ValueError("hex and waypoint maps plan for a point unit: no width or turning method")
+    start: tuple[int, int] | str | int
+    goal: tuple[int, int] | str | int
     if isinstance(graph_map, HexMap):
         start, goal = _point(args.start)[:2], _point(args.goal)[:2]
     else:
@@ -131,7 +134,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
                           "start": list(start), "goal": list(goal), **result.to_json()}, allow_nan=False))
     else:
         if loaded.map.width <= 120 and loaded.map.height <= 60:
-            print(to_ascii(loaded.map, start, goal, result.path[1:-1]), end="")
+            print(to_ascii(loaded.map, start[:2], goal[:2], result.path[1:-1]), end="")
         print(f"status: {result.status}" + (f" ({result.message})" if result.message else ""))
         if result.path:
             print("path: " + " ".join(f"{x},{y}" for x, y in result.path))
@@ -142,6 +145,14 @@ def _cmd_plan(args: argparse.Namespace) -> int:
                   f"length {result.segments.length:.4f}, {result.turns} turns, "
                   f"{'legal' if result.legal else 'NOT legal'}")
     return 0 if result.status == "found" else 1
+
+
+class _ScenRow(TypedDict):
+    id: int
+    optimal: float
+    cost: float | None
+    expanded: int
+    ms: float
 
 
 def _cmd_scen(args: argparse.Namespace) -> int:
@@ -156,7 +167,7 @@ def _cmd_scen(args: argparse.Namespace) -> int:
             raise ValueError("--first must be a positive integer")
         scens = scens[:args.first]
     two_decimals = text.lower().startswith("version 1.0")
-    rows = []
+    rows: list[_ScenRow] = []
     for s in scens:
         r = plan(tilemap, s.start, s.goal, method=args.algorithm, costs="octile", heuristic="octile")
         rows.append({"id": s.id, "optimal": s.optimal, "cost": r.cost, "expanded": r.expanded,

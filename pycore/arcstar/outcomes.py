@@ -1,16 +1,16 @@
 """Typed outcomes shared by every layer: how a plan ended, and what kind of error it was.
 
 Code branches on these enums, never on message text; messages stay for people. Both enums are
-``str`` enums, so they compare equal to (and serialise as) the plain strings the worker
+``StrEnum``s, so they compare equal to (and serialise as) the plain strings the worker
 protocol carries: ``Status.FOUND == "found"``.
 """
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """How a search or a plan ended (``RUNNING`` while it has not)."""
 
     RUNNING = "running"
@@ -21,18 +21,12 @@ class Status(str, Enum):
     CANCELLED = "cancelled"
     NOT_LEGAL = "not_legal"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class ErrorKind(str, Enum):
+class ErrorKind(StrEnum):
     """What went wrong with a request: the caller's input, or arcstar itself."""
 
     BAD_INPUT = "bad_input"
     INTERNAL = "internal"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class BadInput(ValueError):

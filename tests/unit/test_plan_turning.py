@@ -32,7 +32,8 @@ def test_every_turning_method_is_legal_when_it_says_so(method):
     loaded = arcstar.parse_ascii(ROOMS)
     m = loaded.map
     r = arcstar.plan(m, (0, 0, 0.0), (*loaded.goal, math.pi / 2), turning=method, radius=1.5, width=1.0)
-    assert r.status == "found" and r.segments is not None and isinstance(r.legal, bool)
+    assert r.segments is not None and isinstance(r.legal, bool)
+    assert r.status == ("found" if r.legal else "not_legal")  # a typed status, the same verdict
     start, end = r.segments.start_pose(), r.segments.end_pose()
     assert (start.x, start.y) == pytest.approx((0.5, 0.5)) and (end.x, end.y) == pytest.approx((9.5, 4.5))
     if method != "smooth":
@@ -96,8 +97,9 @@ def test_command_line_plans_curves(tmp_path, capsys):
                  "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["legal"] is True and doc["segments"] and {s["type"] for s in doc["segments"]} <= {"line", "arc"}
-    assert main(["plan", str(f), "--method", "ignore", "--radius", "2"]) == 0
-    assert "ignore:" in capsys.readouterr().out
+    code = main(["plan", str(f), "--method", "ignore", "--radius", "2"])
+    out = capsys.readouterr().out
+    assert "ignore:" in out and code == (1 if "NOT legal" in out else 0)  # exit 1: no legal path
     assert main(["plan", str(f), "--from", "0,0,x", "--method", "smooth"]) == 2
     assert "HEADING" in capsys.readouterr().err
 

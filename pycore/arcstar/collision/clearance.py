@@ -56,8 +56,8 @@ from typing import Any
 
 import numpy as np
 
-from .swept import TOUCH, line_hits, body_reach, hit_tables, check_width
 from ..maps.tilemap import TileMap
+from .swept import TOUCH, body_reach, check_width, hit_tables, line_hits
 
 __all__ = ["DEFAULT_CAP", "MOVES", "clearance_map", "move_masks_for", "passable_for", "step_ok_for"]
 
@@ -187,8 +187,9 @@ def _tile(tilemap: TileMap, p: Any, name: str) -> tuple[int, int]:
     out = []
     for v in p:
         if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-            if isinstance(v, numbers.Real) and math.isfinite(v) and float(v) == int(v):
-                v = int(v)
+            # numbers.Real converts with int(), but typeshed's Real does not say so
+            if isinstance(v, numbers.Real) and math.isfinite(v) and float(v) == int(v):  # type: ignore[call-overload]
+                v = int(v)  # type: ignore[call-overload]
             else:
                 raise ValueError(f"{name} must be a tile [x, y] of two integers, got {p!r}")
         out.append(int(v))

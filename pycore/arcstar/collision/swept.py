@@ -511,13 +511,13 @@ def walkable_sampled(tilemap: TileMap, a: Any, b: Any, width: Any) -> bool:
     u = np.linspace(0.0, 1.0, n + 1)
     xs = ax + u * (bx - ax)
     ys = ay + u * (by - ay)
-    px = np.concatenate((xs + h, xs - h, xs, xs))
-    py = np.concatenate((ys, ys, ys + h, ys - h))
-    ix = np.floor(px)
-    iy = np.floor(py)
-    if ix.min() < 0 or iy.min() < 0 or ix.max() >= t.W or iy.max() >= t.H:
+    pxs = np.concatenate((xs + h, xs - h, xs, xs))
+    pys = np.concatenate((ys, ys, ys + h, ys - h))
+    ixs = np.floor(pxs)
+    iys = np.floor(pys)
+    if ixs.min() < 0 or iys.min() < 0 or ixs.max() >= t.W or iys.max() >= t.H:
         return False
-    return not bool(t.blocked[iy.astype(np.intp), ix.astype(np.intp)].any())
+    return not bool(t.blocked[iys.astype(np.intp), ixs.astype(np.intp)].any())
 
 
 def walkable(tilemap: TileMap, a: Any, b: Any, width: Any, exact: bool = True) -> bool:

@@ -24,9 +24,11 @@ import numbers
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
+
+_T = TypeVar("_T")
 
 TWO_PI = 2.0 * math.pi
 #: Consecutive segments of a path must meet within this distance (tile units).
@@ -82,7 +84,7 @@ def check_radius(r: Any, name: str = "r") -> float:
 def _gear(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or value not in (1, -1):
         raise ValueError(f"gear must be 1 (forward) or -1 (reverse), got {value!r}")
-    return int(value)
+    return 1 if value == 1 else -1
 
 
 def _pair(value: Any, name: str) -> tuple[float, float]:
@@ -115,7 +117,7 @@ def angle_diff(a: float, b: float) -> float:
 _set = object.__setattr__
 
 
-def _unchecked(cls: type, **values: Any) -> Any:
+def _unchecked(cls: type[_T], **values: Any) -> _T:
     """An instance of a frozen dataclass built from values already known to be valid."""
     obj = object.__new__(cls)
     for k, v in values.items():
@@ -213,6 +215,18 @@ class _SegmentBase:
     """What ``Line`` and ``Arc`` share: start/end poses, range-checked ``pose_at``, sampling."""
 
     __slots__ = ()
+
+    # Fields and methods every subclass defines (declared here for the type checker).
+    x: float
+    y: float
+    heading: float
+    length: float
+
+    def _pose_at(self, s: float) -> Pose:
+        raise NotImplementedError
+
+    def _sample_at(self, s: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
 
     def start_pose(self) -> Pose:
         """The pose at the start of the segment."""

@@ -3,8 +3,19 @@ influence layer, caches rebuilt per version), per-query ``CostProfile``s, and th
 writers: Moving AI ``.map``/``.scen``, arcstar JSON, ASCII art."""
 
 from .costs import CostProfile
-from .mapio import (MapFile, Scenario, load_map, load_text, map_from_json, map_to_json, parse_ascii,
-                    parse_movingai_map, parse_scen, to_ascii, to_movingai_map)
+from .mapio import (
+    MapFile,
+    Scenario,
+    load_map,
+    load_text,
+    map_from_json,
+    map_to_json,
+    parse_ascii,
+    parse_movingai_map,
+    parse_scen,
+    to_ascii,
+    to_movingai_map,
+)
 from .tilemap import DEFAULT_TERRAINS, GROUND, INF, MAX_TILES, WALL, Terrain, TileMap, check_cost, check_size
 
 __all__ = ["DEFAULT_TERRAINS", "GROUND", "INF", "MAX_TILES", "WALL", "CostProfile", "MapFile", "Scenario", "Terrain",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -219,7 +219,7 @@ class HexMap:
         """The cheapest passable move cost on the map (scales the hex heuristic)."""
         return self.grid.min_cost()
 
-    def cached(self, key: str, build):
+    def cached(self, key: str, build: Callable[[], T]) -> T:
         """A value derived from this version of the map, built once (for graphs and drawing)."""
         return self.grid.cached(key, build)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,7 +65,8 @@ def parse_ascii(text: str) -> MapFile:
     return MapFile(TileMap(grid), marks.get("start"), marks.get("goal"))
 
 
-def to_ascii(tilemap: TileMap, start=None, goal=None, path=None) -> str:
+def to_ascii(tilemap: TileMap, start: Sequence[int] | None = None, goal: Sequence[int] | None = None,
+             path: Iterable[Sequence[int]] | None = None) -> str:
     """ASCII art of a map, optionally with start ``S``, goal ``G`` and path tiles ``*``."""
     chars = np.array([" "] * 256)
     for t in tilemap.terrains.values():
@@ -199,12 +201,12 @@ def map_from_json(doc: object) -> TileMap:
             raise ValueError(f"map JSON is not valid JSON: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != "arcstar-map":
         raise ValueError("not an arcstar map: expected an object with format 'arcstar-map'")
-    terrains = DEFAULT_TERRAINS
+    terrains: Sequence[Terrain] = DEFAULT_TERRAINS
     if "terrains" in doc:
         raw = doc["terrains"]
         if not isinstance(raw, list) or not raw:
             raise ValueError("'terrains' must be a non-empty list")
-        terrains = []
+        parsed: list[Terrain] = []
         for t in raw:
             if not isinstance(t, dict) or not {"code", "name", "char"} <= t.keys():
                 raise ValueError(f"terrain entry {t!r} needs code, name and char")
@@ -212,10 +214,10 @@ def map_from_json(doc: object) -> TileMap:
             if not isinstance(code, int) or not 0 <= code <= 255 or not isinstance(char, str) or len(char) != 1:
                 raise ValueError(f"terrain entry {t!r}: code must be 0..255 and char one character")
             cost = math.inf if t.get("cost") is None else check_cost(t["cost"], f"cost of {t['name']}")
-            terrains.append(Terrain(code, str(t["name"]), char, cost))
+            parsed.append(Terrain(code, str(t["name"]), char, cost))
+        terrains = parsed
     rows = doc.get("rows")
-    width, height = doc.get("width"), doc.get("height")
-    check_size(width, height)
+    width, height = check_size(doc.get("width"), doc.get("height"))
     if not isinstance(rows, list) or len(rows) != height or not all(isinstance(r, str) for r in rows):
         raise ValueError(f"'rows' must be a list of {height} strings")
     by_char = {t.char: t.code for t in terrains}

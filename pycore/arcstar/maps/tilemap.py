@@ -7,12 +7,14 @@ right and y grows down; arrays are indexed ``[y, x]``, flat indices are ``y * wi
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 import numpy as np
 
 INF = math.inf
+_T = TypeVar("_T")
 MAX_TILES = 16 * 1024 * 1024  # 4096 x 4096: larger maps are refused, not allocated
 
 
@@ -156,13 +158,13 @@ class TileMap:
         self.version += 1
 
     # -- derived caches ------------------------------------------------------------------
-    def _cached(self, key: str, build):
+    def _cached(self, key: str, build: Callable[[], _T]) -> _T:
         if self._cache_version != self.version:
             self._cache.clear()
             self._cache_version = self.version
         if key not in self._cache:
             self._cache[key] = build()
-        return self._cache[key]
+        return cast(_T, self._cache[key])  # each key is always built by the same kind of builder
 
     @property
     def cost_grid(self) -> np.ndarray:
@@ -186,7 +188,7 @@ class TileMap:
             return float(finite.min()) if finite.size else 1.0
         return self._cached("min_cost", build)
 
-    def cached(self, key: str, build):
+    def cached(self, key: str, build: Callable[[], _T]) -> _T:
         """A value derived from this version of the map, built once (for other layers' caches)."""
         return self._cached(key, build)
 
@@ -194,13 +196,18 @@ class TileMap:
         return f"TileMap({self.width}x{self.height}, version={self.version})"
 
 
-def check_size(width: object, height: object) -> None:
-    """Refuse sizes that are not positive integers or would not fit in memory sensibly."""
+def check_size(width: object, height: object) -> tuple[int, int]:
+    """Refuse sizes that are not positive integers or would not fit in memory sensibly;
+    return them as (width, height) ints."""
+    sizes: list[int] = []
     for name, v in (("width", width), ("height", height)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
             raise ValueError(f"map {name} must be a positive integer, got {v!r}")
-    if int(width) * int(height) > MAX_TILES:
+        sizes.append(int(v))
+    w, h = sizes
+    if w * h > MAX_TILES:
         raise ValueError(
-            f"map of {width}x{height} = {int(width) * int(height)} tiles is larger than the limit "
+            f"map of {width}x{height} = {w * h} tiles is larger than the limit "
             f"of {MAX_TILES} tiles"
         )
+    return w, h

@@ -5,9 +5,9 @@ registry, runs the search and then the turning stage in slices (``PlanJob``), an
 ``PlanResult`` with a typed ``Status``.
 """
 
+from .guarantee import Guarantee, guarantee
 from .job import PlanJob, Stage, nearest, plan, run
 from .options import FLAT_FIELDS, PlanOptions
-from .guarantee import Guarantee, guarantee
 from .registry import METHODS, MethodSpec, Optimality
 from .result import PlanResult
 from .roads import plan_on_road

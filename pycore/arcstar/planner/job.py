@@ -9,7 +9,7 @@ any stage. Bad input raises ``outcomes.BadInput`` (a ``ValueError``) naming the 
 from __future__ import annotations
 
 import time
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from ..collision.swept import blocked_stretches, path_clear
@@ -30,7 +30,7 @@ MESSAGES = {Status.FOUND: "", Status.NO_PATH: "no path: the goal cannot be reach
             Status.CANCELLED: "cancelled"}
 
 
-class Stage(str, Enum):
+class Stage(StrEnum):
     SEARCH = "search"
     TURNING = "turning"
     DONE = "done"
@@ -83,24 +83,24 @@ class PlanJob:
         if targets:
             if isinstance(goal, (str, bytes)) or not hasattr(goal, "__iter__"):
                 raise BadInput(f"targets must be a list of points [[x, y], ...], got {goal!r}", "targets")
-            goal_nodes = [site.node(t, f"targets[{k}]") for k, t in enumerate(goal)]  # type: ignore[attr-defined]
+            goal_nodes = [site.node(t, f"targets[{k}]") for k, t in enumerate(goal)]
             self.goal_heading = None
             if not goal_nodes:
                 raise BadInput("targets must hold at least one point", "targets")
         else:
             goal, self.goal_heading = site.split(goal, "goal")
             goal_nodes = [site.node(goal, "goal")]
-        self.start = site.path([start_node])[0]
-        self.goals = site.path(goal_nodes)
+        points = site.path([start_node, *goal_nodes])
+        self.start, self.goals = points[0], points[1:]
         heuristic = options.heuristic_on(self.graph)
         if heuristic not in self.graph.heuristics:
             raise BadInput(f"heuristic must be one of {', '.join(self.graph.heuristics)} on this map, "
                            f"got {heuristic!r}", "heuristic")
-        if site.kind not in options.spec.graphs:
-            raise BadInput(f"{options.method} plans on {' and '.join(options.spec.graphs)} maps, not {site.kind}",
+        spec = options.spec
+        if site.kind not in spec.graphs:
+            raise BadInput(f"{options.method} plans on {' and '.join(spec.graphs)} maps, not {site.kind}",
                            "method")
         s = options.search
-        spec = options.spec
         self.optimal = spec.optimality is Optimality.ALWAYS or (
             spec.optimality is Optimality.ADMISSIBLE and s.stop == "closed" and not s.turn_penalty
             and self.graph.admissible(heuristic, s.weight))
@@ -135,8 +135,9 @@ class PlanJob:
 
     def step(self, budget: int = 1024) -> Status:
         """Do about ``budget`` units of work (expansions); the status (``running`` until done)."""
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise BadInput(f"step budget must be a positive integer, got {budget!r}", "budget")
+        if type(budget) is not int or budget < 1:
+            if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+                raise BadInput(f"step budget must be a positive integer, got {budget!r}", "budget")
         if self.stage is Stage.SEARCH:
             if self.search.step(budget) != Status.RUNNING:
                 self._finish_search()
@@ -165,16 +166,20 @@ class PlanJob:
     # -- stages -------------------------------------------------------------------------------
     def _finish_search(self) -> None:
         s = self.search
-        status = Status(s.status)
+        status = s.status if type(s.status) is Status else Status(s.status)
         path = self.site.found_path(s)
         limit = self.options.search.max_expansions
-        message = MESSAGES.get(status, f"gave up after {s.expanded} expansions (max_expansions {limit})")
+        message = MESSAGES.get(status)
+        if message is None:
+            message = f"gave up after {s.expanded} expansions (max_expansions {limit})"
+        if self.note:
+            message = f"{message}; {self.note}" if message else self.note
         optimal = getattr(s, "exact", self.optimal) if self.options.method == "hpa" else self.optimal
         result = PlanResult(status=status, path=path, cost=s.cost, length=self.site.length(path),
                             expanded=s.expanded, ms=s.ms, optimal=optimal and status == Status.FOUND,
-                            message="; ".join(m for m in (message, self.note) if m), method=self.method,
-                            trace=s.trace)
-        if self.options.turning.method is None or status != Status.FOUND:
+                            message=message, method=self.method, trace=s.trace)
+        turning = self.options.turning.method
+        if turning is None or status != Status.FOUND:
             self._end(result)
             return
         o = self.options
@@ -184,7 +189,7 @@ class PlanJob:
         self._pending = result
         self._turn_expanded = 0
         self._work = realize_steps(tilemap, tilemap, path, self.start_heading, self.goal_heading, o.unit_width,
-                                   o.unit.radius, o.turning.method, o.turning.max_recalcs, o.unit.can_reverse,
+                                   o.unit.radius, turning, o.turning.max_recalcs, o.unit.can_reverse,
                                    o.search, left)
         self.stage = Stage.TURNING
 
@@ -227,6 +232,7 @@ class PlanJob:
         elif not legal:
             why = done.message if not done.legal else f"the {o.turning.art}-direction art path clips a wall"
             result.message = "; ".join(m for m in (result.message, f"not legal for this unit: {why}") if m)
+            result.status, result.optimal = Status.NOT_LEGAL, False
         self._end(result)
 
     def _end(self, result: PlanResult) -> None:

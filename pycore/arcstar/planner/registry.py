@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any
+from enum import StrEnum
+from typing import Any, cast
 
 from ..outcomes import BadInput
 from ..search.engine import AStar
@@ -23,7 +23,7 @@ from ..search.openlists import OPEN_LISTS
 from ..search.options import SearchOptions
 
 
-class Optimality(str, Enum):
+class Optimality(StrEnum):
     """What a method promises about the cost of the path it finds."""
 
     ALWAYS = "always"           # least cost whatever the heuristic (Dijkstra)
@@ -136,7 +136,8 @@ def _jump(engine: type) -> Callable[[Query], Built]:
 
 def _hpa(q: Query) -> Built:
     s = q.search
-    return Built(HierarchicalAStar(q.tilemap, q.graph, q.start, q.goals, cluster_size=s.cluster_size,
+    graph = cast(GridGraph, q.graph)  # hpa runs on square grids only (its spec's graphs; the engine checks)
+    return Built(HierarchicalAStar(q.tilemap, graph, q.start, q.goals, cluster_size=s.cluster_size,
                                    max_expansions=s.max_expansions, trace=s.trace), "hpa")
 
 

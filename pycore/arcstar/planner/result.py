@@ -13,9 +13,10 @@ from ..outcomes import Status
 class PlanResult:
     """The outcome of a plan (a partial result too: Detour's model).
 
-    status: a ``Status``: found, no_path, unreachable (another island: no search ran),
-        budget_exhausted, cancelled; a found path that the unit cannot drive says ``legal``
-        False (and its message why) rather than changing the status.
+    status: a ``Status``: found, not_legal (a path was found and curved, but the unit's body
+        overlaps a wall on it: ``blocked`` says where, the message why; the path is kept, as
+        Pinter's "ignore blockers" method wants), no_path, unreachable (another island: no search
+        ran), budget_exhausted, cancelled.
     path: tiles (x, y) from start to goal on a square grid, axial (q, r) cells on a hex grid,
         node ids on a waypoint graph; cost in the graph's units (10/14 for Lester's squares);
         length: geometric length (tiles, hex steps, or along the waypoints' edges).

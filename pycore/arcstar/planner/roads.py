@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..collision.unit import Unit
 from ..maps.tilemap import TileMap
@@ -37,7 +37,7 @@ def plan_on_road(tilemap: TileMap, start: object, goal: object, **options: Any) 
         return PlanResult(status=Status.NO_PATH,
                           message="the start or goal is too close to the road's edge for this width")
     search.run()
-    path = list(search.path or [])
+    path = list(cast("list[tuple[int, int]]", search.path or []))  # a grid search: tiles (x, y)
     message = "" if search.status == Status.FOUND else f"no path along the road ({search.status})"
     return PlanResult(status=search.status, path=path, cost=search.cost, length=path_length(path),
                       expanded=search.expanded, ms=search.ms, optimal=False, message=message)

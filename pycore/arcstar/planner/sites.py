@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from array import array
 from typing import Any, Protocol
 
 import numpy as np
@@ -25,17 +26,23 @@ from ..search.engine import path_length
 from ..search.graph import Graph
 from ..search.grid import GridGraph
 from ..search.hexgrid import HexGraph, hex_graph_for
-from ..search.waypoint_graph import WaypointGraph
 from ..search.regions import regions
+from ..search.waypoint_graph import WaypointGraph
 from .options import PlanOptions
 
 
 class Site(Protocol):
     """A map made searchable for one plan's options."""
 
-    kind: str
-    graph: Graph
-    tilemap: Any
+    # read-only: a site may narrow them (a GridSite's graph is a GridGraph)
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def graph(self) -> Graph: ...
+
+    @property
+    def tilemap(self) -> Any: ...
 
     def split(self, point: object, role: str) -> tuple[object, float | None]: ...
 
@@ -52,7 +59,9 @@ class Site(Protocol):
 
 def split_heading(point: object, role: str) -> tuple[object, float | None]:
     """[x, y] or [x, y, heading]: the position part, and the heading (radians) or None."""
-    if isinstance(point, (str, bytes)) or not hasattr(point, "__len__") or len(point) not in (2, 3):  # type: ignore[arg-type]
+    if type(point) in (tuple, list) and len(point) == 2:  # type: ignore[arg-type]
+        return point, None
+    if isinstance(point, (str, bytes)) or not hasattr(point, "__len__") or len(point) not in (2, 3):
         raise BadInput(f"{role} must be [x, y] or [x, y, heading], got {point!r}", role)
     seq: Any = point
     if len(seq) == 2:
@@ -65,7 +74,7 @@ def split_heading(point: object, role: str) -> tuple[object, float | None]:
 
 def integer_pair(point: object, role: str) -> tuple[int, int]:
     """Two integers (whole floats and numpy integers accepted), else ``BadInput``."""
-    if isinstance(point, (str, bytes)) or not hasattr(point, "__len__") or len(point) != 2:  # type: ignore[arg-type]
+    if isinstance(point, (str, bytes)) or not hasattr(point, "__len__") or len(point) != 2:
         raise BadInput(f"{role} must be a pair of integers [x, y], got {point!r}", role)
     out = []
     for v in point:  # type: ignore[attr-defined]
@@ -95,10 +104,27 @@ class GridSite:
 
     def __init__(self, tilemap: TileMap, options: PlanOptions) -> None:
         self.base = tilemap
-        self.tilemap = options.costs.view(tilemap)
         self.options = options
-        self.width = options.unit_width
-        self.graph: GridGraph = unit_graph(self.tilemap, options.search.grid, self.width)
+        self.width = width = options.unit_width
+        self._labels: array[int] | None = None
+        search = options.search
+        if width is None and options.costs.is_default:
+            # the common case (a point unit, the map's own costs): the graph and the padded
+            # island labels, looked up once per map version and move rule
+            sites: dict[tuple[int, str, str], tuple[GridGraph, array[int]]] = tilemap.cached("plan:grid-sites", dict)
+            key = (search.neighbours, search.diagonal, search.costs)
+            known = sites.get(key)
+            if known is None:
+                graph = unit_graph(tilemap, search.grid, None)
+                labels = regions(tilemap, search.diagonal, search.neighbours)
+                padded = np.pad(labels, 1, constant_values=-1).astype(np.int32)
+                known = sites[key] = (graph, array("i", padded.tobytes()))
+            self.tilemap = tilemap
+            self.graph: GridGraph = known[0]
+            self._labels = known[1]
+        else:
+            self.tilemap = options.costs.view(tilemap)
+            self.graph = unit_graph(self.tilemap, search.grid, width)
 
     def split(self, point: object, role: str) -> tuple[object, float | None]:
         return split_heading(point, role)
@@ -107,13 +133,27 @@ class GridSite:
         return check_tile(self.tilemap, point, role, self.width)
 
     def node(self, point: Any, role: str) -> int:
-        return self.graph.node(*self.tile(point, role))
+        graph = self.graph
+        if self._labels is not None and type(point) in (tuple, list) and len(point) == 2:
+            x, y = point  # the common case, checked without building errors: plain ints, open tile
+            if type(x) is int and type(y) is int and 0 <= x < graph.width and 0 <= y < graph.height:
+                n = (y + 1) * graph.stride + x + 1
+                if graph.passable[n]:
+                    return n
+        return graph.node(*self.tile(point, role))
 
     def reachable(self, start: int, goals: list[int]) -> bool:
         """Islands fail fast: no goal on the start's island means no search at all. (For a unit
         width the islands of the width are not kept yet: the search decides.)"""
         if self.width is not None:
             return True
+        padded = self._labels
+        if padded is not None:
+            home = padded[start]
+            for goal in goals:
+                if padded[goal] == home:
+                    return True
+            return False
         s = self.options.search
         labels = regions(self.tilemap, s.diagonal, s.neighbours)
         sx, sy = self.graph.tile(start)

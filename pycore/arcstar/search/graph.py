@@ -23,9 +23,16 @@ class Graph(Protocol):
     default_heuristic: the one used when none is asked for.
     """
 
-    node_count: int
-    heuristics: tuple[str, ...]
-    default_heuristic: str
+    # Read-only members (a search never sets them), so a graph may hold them as plain or
+    # class attributes of narrower types, e.g. a fixed-length tuple of names.
+    @property
+    def node_count(self) -> int: ...
+
+    @property
+    def heuristics(self) -> tuple[str, ...]: ...
+
+    @property
+    def default_heuristic(self) -> str: ...
 
     def usable(self, node: int) -> bool:
         """Whether a search may start, end or pass at ``node``."""
@@ -55,7 +62,8 @@ class CellGraph(Graph, Protocol):
     drawn as one byte per cell. cell_count: the cells; cell_index: node ids to cell indices
     (-1 for nodes that are no cell, such as a grid's padding)."""
 
-    cell_count: int
+    @property
+    def cell_count(self) -> int: ...
 
     def cell_index(self, nodes: np.ndarray) -> np.ndarray:
         ...

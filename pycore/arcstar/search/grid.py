@@ -10,6 +10,7 @@ import copy
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -88,6 +89,7 @@ class GridGraph:
                               for mask in range(1 << len(self.moves))]
         self.node_count = (self.height + 2) * self.stride
         self.cell_count = self.width * self.height
+        self.jps: Any = None  # what search.jps derives from this graph (``jps.prepare``), on first use
 
     def _moves(self) -> list[tuple[int, list, int, int, int]]:
         s = self.stride
@@ -124,6 +126,7 @@ class GridGraph:
         """A copy whose moves are limited to ``legal`` (an unpadded per-tile bit mask in the
         order of ``moves``) and whose passable tiles are ``standable`` (for a wide unit)."""
         other = copy.copy(self)
+        other.jps = None
         mask = np.pad(np.asarray(legal, dtype=np.uint8), 1)
         if not self.options.allows_diagonals:
             mask &= 0x0F

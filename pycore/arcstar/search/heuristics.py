@@ -34,12 +34,19 @@ class GridOptionsLike(Protocol):
 
 
 class GridShape(Protocol):
-    """What the estimates read from a grid graph (``grid.GridGraph`` is one)."""
+    """What the estimates read from a grid graph (``grid.GridGraph`` is one); read-only."""
 
-    options: GridOptionsLike
-    min_cost: float
-    xs: list[int]
-    ys: list[int]
+    @property
+    def options(self) -> GridOptionsLike: ...
+
+    @property
+    def min_cost(self) -> float: ...
+
+    @property
+    def xs(self) -> list[int]: ...
+
+    @property
+    def ys(self) -> list[int]: ...
 
 
 def admissible(name: str, graph: GridShape, weight: float = 1.0) -> bool:

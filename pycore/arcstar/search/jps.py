@@ -50,10 +50,10 @@ goal's row, column and diagonal quadrant.
 from __future__ import annotations
 
 import time
-import weakref
 from array import array
 from heapq import heappop, heappush
 from itertools import repeat
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +71,8 @@ _REQUIREMENT = "JPS needs uniform costs, 8 neighbours and no corner cutting (dia
 class _Prep:
     """What JPS and JPS+ derive once per graph: passability in both layouts, step costs, tables."""
 
-    __slots__ = ("P", "T", "stride", "tstride", "straight", "diagonal", "tables", "plans", "forced", "table_ms")
+    __slots__ = ("P", "T", "stride", "tstride", "straight", "diagonal", "tables", "plans", "forced", "table_ms",
+                 "octile")
 
     def __init__(self, graph: GridGraph, straight: float, diagonal: float) -> None:
         self.P = graph.passable
@@ -84,9 +85,7 @@ class _Prep:
         self.plans: tuple | None = None
         self.forced: bytes | None = None
         self.table_ms = 0.0
-
-
-_PREP: weakref.WeakKeyDictionary[GridGraph, _Prep] = weakref.WeakKeyDictionary()
+        self.octile = _octile_constants(graph, 1.0)  # the estimate's factors at weight 1
 
 
 def check_graph(graph: GridGraph) -> tuple[float, float]:
@@ -121,10 +120,16 @@ def prepare(graph: GridGraph) -> _Prep:
     """Check ``graph`` and return its cached JPS data (built once per graph, i.e. per map version)."""
     if not isinstance(graph, GridGraph):
         raise ValueError(f"JPS needs a GridGraph, got {type(graph).__name__}")
-    prep = _PREP.get(graph)
+    prep = graph.jps  # kept on the graph: a _Prep, or why JPS cannot run on it
     if prep is None:
-        straight, diagonal = check_graph(graph)
-        prep = _PREP[graph] = _Prep(graph, straight, diagonal)
+        try:
+            straight, diagonal = check_graph(graph)
+        except ValueError as e:
+            graph.jps = str(e)
+            raise
+        prep = graph.jps = _Prep(graph, straight, diagonal)
+    elif isinstance(prep, str):
+        raise ValueError(prep)
     return prep
 
 
@@ -252,8 +257,13 @@ class _JumpSearch(SteppedSearch):
         check_search_args(stop, weight, max_expansions)
         if heuristic not in HEURISTICS:
             raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {heuristic!r}")
-        prep = prepare(graph)
-        if isinstance(goals, (list, tuple)):
+        prep = graph.jps if type(graph) is GridGraph else None
+        if type(prep) is not _Prep:
+            prep = prepare(graph)
+        assert isinstance(prep, _Prep)
+        if type(goals) is list and len(goals) == 1:
+            goal = goals[0]
+        elif isinstance(goals, (list, tuple)):
             distinct = list(dict.fromkeys(goals))
             if not distinct:
                 raise ValueError("a search needs at least one goal")
@@ -262,13 +272,16 @@ class _JumpSearch(SteppedSearch):
             goal = distinct[0]
         else:
             goal = goals
-        size = len(graph.passable)
-        for role, n in (("start", start), ("goal", goal)):
-            if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n < size:
-                raise ValueError(f"{role} must be a node id of the graph (0..{size - 1}), got {n!r}")
-            if not graph.passable[n]:
-                raise ValueError(f"{role} tile {graph.tile(int(n))} is blocked")
-        start, goal = int(start), int(goal)
+        P = prep.P
+        size = len(P)
+        if not (type(start) is int and type(goal) is int and 0 <= start < size and 0 <= goal < size
+                and P[start] and P[goal]):  # the common case passes this one test
+            for role, n in (("start", start), ("goal", goal)):
+                if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n < size:
+                    raise ValueError(f"{role} must be a node id of the graph (0..{size - 1}), got {n!r}")
+                if not P[n]:
+                    raise ValueError(f"{role} tile {graph.tile(int(n))} is blocked")
+            start, goal = int(start), int(goal)
         self.graph = graph
         self._prep = prep
         self.start, self.goal = start, goal
@@ -284,7 +297,7 @@ class _JumpSearch(SteppedSearch):
         self._heuristic, self._weight, self._hfun = heuristic, weight, None
         s = prep.stride
         if heuristic == "octile":  # inlined in the hot loops, same arithmetic as make_heuristic
-            self._hs, self._hextra = _octile_constants(graph, weight)
+            self._hs, self._hextra = prep.octile if weight == 1.0 else _octile_constants(graph, weight)
             hx, hy = abs(start % s - goal % s), abs(start // s - goal // s)
             h0 = hx * self._hs + hy * self._hextra if hx > hy else hy * self._hs + hx * self._hextra
         else:
@@ -550,9 +563,10 @@ class JPSPlus(_JumpSearch):
 
     name = "JPS+"
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        jump_tables(self.graph)
+        if self._prep.tables is None:
+            jump_tables(self.graph)
 
     def _expand(self, budget: int) -> None:
         prep = self._prep
@@ -676,18 +690,16 @@ class JPSPlus(_JumpSearch):
         self.expanded += n
 
 
-_UNSUITABLE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def jps_unsuitable(graph: GridGraph, goals: list[int]) -> str:
     """Why JPS cannot plan on this graph ("" when it can): it needs uniform costs, 8 neighbours,
     no corner cutting and a single goal. Checked once per graph (the check reads the whole map)."""
-    if len(set(goals)) > 1:
+    if len(goals) > 1 and len(set(goals)) > 1:
         return "takes one goal"
-    if graph not in _UNSUITABLE:
-        try:
-            prepare(graph)
-            _UNSUITABLE[graph] = ""
-        except ValueError as e:
-            _UNSUITABLE[graph] = f"does not apply ({e})"
-    return _UNSUITABLE[graph]
+    prep = graph.jps
+    if type(prep) is _Prep:
+        return ""
+    try:
+        prepare(graph)
+    except ValueError as e:
+        return f"does not apply ({e})"
+    return ""

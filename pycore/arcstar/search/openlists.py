@@ -19,6 +19,8 @@ from heapq import heappop, heappush
 
 OPEN_LISTS = ("heap", "unsorted")
 TIE = 1e-9
+#: The per-node arrays an unsorted list is threaded through: next, previous, key.
+Links = tuple[list[int], list[int], list[float]]
 
 
 class HeapOpenList:
@@ -41,7 +43,7 @@ class UnsortedOpenList:
     """Pinter's unsorted list, linked through per-node arrays borrowed from the workspace
     (``f`` holds each open node's key)."""
 
-    def __init__(self, size: int, links: tuple[list, list, list] | None = None) -> None:
+    def __init__(self, size: int, links: Links | None = None) -> None:
         self.next, self.prev, self.f = links or ([-1] * size, [-1] * size, [0.0] * size)
         self.head = -1
         self.count = 0
@@ -82,7 +84,7 @@ class UnsortedOpenList:
         return self.count
 
 
-def make_open_list(kind: str, size: int, links: tuple[list, list, list] | None = None):
+def make_open_list(kind: str, size: int, links: Links | None = None) -> HeapOpenList | UnsortedOpenList:
     """The open list named ``kind`` for a graph of ``size`` nodes."""
     if kind == "heap":
         return HeapOpenList()

@@ -35,10 +35,12 @@ Tiles are (x, y), x right, y down; arrays are indexed ``[y, x]``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from .grid import DIAGONAL_POLICIES, GridOptions
 from ..maps.tilemap import TileMap
+from .grid import DIAGONAL_POLICIES, GridOptions
 
 
 def connectivity(diagonal: str = "both", neighbours: int = 8) -> int:
@@ -149,11 +151,12 @@ def _regions(tilemap: TileMap, conn: int) -> tuple[np.ndarray, int]:
 
 
 def _tile(tilemap: TileMap, point: object, role: str) -> tuple[int, int]:
+    raw: Any = point  # whatever the caller passed; checked here
     try:
-        x, y = point  # type: ignore[misc]
-        if isinstance(x, bool) or isinstance(y, bool) or int(x) != x or int(y) != y:
+        px, py = raw
+        if isinstance(px, bool) or isinstance(py, bool) or int(px) != px or int(py) != py:
             raise TypeError
-        x, y = int(x), int(y)
+        x, y = int(px), int(py)
     except (TypeError, ValueError):
         raise ValueError(f"{role} must be a pair of integers (x, y), got {point!r}") from None
     if not tilemap.in_bounds(x, y):

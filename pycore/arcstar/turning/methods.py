@@ -82,15 +82,23 @@ from typing import Any, cast
 import numpy as np
 
 from ..collision.clearance import MOVES
+from ..collision.swept import (
+    body_reach,
+    check_width,
+    first_collision,
+    hit_tables,
+    path_clear,
+    primitive_hits,
+    primitive_of,
+)
 from ..collision.unit import unit_graph
-from ..collision.swept import primitive_hits, primitive_of, body_reach, hit_tables, check_width, first_collision, path_clear
 from ..geometry.curves import arc_then_line, arc_then_line_candidates, dubins, dubins_all, reeds_shepp_all
 from ..geometry.primitives import Arc, Line, Path, Pose, angle_diff, check_radius, finite
-from .smoothing import smooth_points, tile_centres
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..search.engine import AStar
 from ..search.options import SearchOptions
+from .smoothing import smooth_points, tile_centres
 
 __all__ = ["BACKUP_SLIDES", "TIGHTER_LEVELS", "TURN_METHODS", "Realized", "realize", "speed_factor"]
 
@@ -214,8 +222,8 @@ def search_options_for(search_options: Any, width: float | None) -> tuple[Search
     known = {f.name for f in fields(SearchOptions)}
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise BadInput(f"unknown option(s) for the re-searches: {', '.join(unknown)} (known: {', '.join(sorted(known))})",
-                       "search_options")
+        raise BadInput(f"unknown option(s) for the re-searches: {', '.join(unknown)} "
+                       f"(known: {', '.join(sorted(known))})", "search_options")
     opts = SearchOptions(**{**raw, "trace": False})
     heuristic = "none" if method == "dijkstra" else (opts.heuristic or "manhattan")
     return opts, heuristic
@@ -292,6 +300,13 @@ class _Turn:
     radius: float
 
 
+def _along(anchor: tuple[int, float] | None) -> float:
+    """The distance along its leg of an anchor between two turns (never the start or goal pose,
+    which only the first turn's entry and the last turn's exit are)."""
+    assert anchor is not None
+    return anchor[1]
+
+
 @dataclass
 class _Piece:
     kind: str  # "line" or a turn kind
@@ -333,7 +348,7 @@ class _Layout:
         join_first = join_last = group_all = False
         # the goal first: with one leg it decides the default start heading
         turned_g = hg is not None and abs(angle_diff(hg, h0[-1])) > _ANGLE_EPS
-        if turned_g and not pivot[m]:
+        if turned_g and hg is not None and not pivot[m]:
             if m == 1 and hs is not None:
                 group_all = True
             else:
@@ -442,16 +457,20 @@ class _Layout:
         k = self.kind[i]
         m = self.m
         if k == "start":
+            assert self.start_segs is not None  # the kind is "start" only when they were built
             return _Turn(i, i, k, None, (0, 0.0), list(self.start_segs), self.rad[0])
         if k == "goal":
+            assert self.goal_segs is not None  # the kind is "goal" only when they were built
             return _Turn(i, i, k, (m - 1, self.L[m - 1]), None, list(self.goal_segs), self.rad[m])
         if k == "fillet":
+            assert entry is not None  # fillets are inner corners, entered along a leg
             arc = Arc.from_pose(self.pose_on_leg(*entry), self.rad_eff[i], self.theta[i])
             return _Turn(i, i, k, entry, exit_, [arc], self.rad_eff[i])
         if k == "pivot":
             if i == 0:
                 return _Turn(0, 0, k, None, (0, 0.0), [Line.from_pose(self.S, 0.0)], 0.0)
             if i == m:
+                assert self.G is not None  # the goal pivots only to turn to a given heading
                 return _Turn(m, m, k, (m - 1, self.L[m - 1]), None, [Line.from_pose(self.G, 0.0)], 0.0)
             return _Turn(i, i, k, entry, exit_, [], 0.0)
         # no turn: a straight joint (or the free end, or an unturned start)
@@ -465,6 +484,7 @@ class _Layout:
         m = self.m
         r = min(self.rad_eff[a:b + 1])
         E = self.anchor_pose(entry, False)
+        assert E is not None  # a start anchor is a pose on a leg or the start pose
         X = self.anchor_pose(exit_, True) if (exit_ is not None or self.G is not None) else None
         free = self.pts[m] if X is None else None
         inner = [self.pts[k] for k in range(max(a, 1), min(b, m - 1) + 1)]
@@ -481,8 +501,8 @@ class _Layout:
                 pieces.append(_Piece("pivot", [], tr.first, tr.last, 0.0))
             if k + 1 < len(turns):
                 j = tr.last
-                s0 = tr.exit[1]
-                s1 = turns[k + 1].entry[1]
+                s0 = _along(tr.exit)
+                s1 = _along(turns[k + 1].entry)
                 if s1 - s0 > 1e-12:
                     seg = Line.from_pose(self.pose_on_leg(j, s0), s1 - s0)
                     pieces.append(_Piece("line", [seg], j, j, math.inf))
@@ -590,10 +610,10 @@ def _single_point(ctx: _Ctx, p: tuple[float, float], hs: float | None, hg: float
     if method == "tighter":
         for k in range(1, TIGHTER_LEVELS + 1):
             rk = ctx.r / 2 ** k
-            for c in dubins_all(S, G, rk):
-                if ctx.clear(c.segments):
+            for curve in dubins_all(S, G, rk):
+                if ctx.clear(curve.segments):
                     f = speed_factor(rk, ctx.r)
-                    return c, [(0.0, c.length, f)], f"turns round at radius {rk:g} (speed factor {f:.3g})"
+                    return curve, [(0.0, curve.length, f)], f"turns round at radius {rk:g} (speed factor {f:.3g})"
         pivot = Path((Line.from_pose(S, 0.0), Line.from_pose(G, 0.0)))
         return pivot, [(0.0, 0.0, 0.0)], "turns on the spot (pivot) at the start"
     return Path(tuple(cands[0])), [], "no curve turns the unit round on its tile without a collision"
@@ -832,14 +852,15 @@ def _backup(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: flo
         forced = tr.kind == "pivot"
         if not forced and (not tr.segs or ctx.clear(tr.segs)):
             continue
-        lo = turns[k - 1].exit[1] if k > 0 and tr.entry is not None else None
-        hi = turns[k + 1].entry[1] if k + 1 < len(turns) and tr.exit is not None else None
+        lo = _along(turns[k - 1].exit) if k > 0 and tr.entry is not None else None
+        hi = _along(turns[k + 1].entry) if k + 1 < len(turns) and tr.exit is not None else None
         found = _reverse_turn(ctx, lay, tr, lo, hi)
         yield PIECE_WORK * 8
         if found is None:
             failed.append(f"no three-point turn clears the walls at waypoint(s) {tr.first}..{tr.last}")
             if forced:  # backing up never pivots: drive the (colliding) forward curve instead
                 E = lay.anchor_pose(tr.entry, False)
+                assert E is not None  # a start anchor is a pose on a leg or the start pose
                 X = lay.anchor_pose(tr.exit, True)
                 tr.segs = [s for s in dubins(E, X, r).segments if s.length > 0.0] or [Line.from_pose(E, 0.0)]
                 tr.kind = "group"

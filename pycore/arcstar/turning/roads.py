@@ -47,7 +47,7 @@ from ..geometry.primitives import angle_diff, check_radius
 from ..maps.tilemap import TileMap
 from .methods import Realized, check_heading, check_tiles, polyline, realize_checked
 
-__all__ = ["Cone", "cone_map", "plan_on_road", "realize_on_road", "road_cones", "road_graph_mask", "road_map",
+__all__ = ["Cone", "cone_map", "realize_on_road", "road_cones", "road_graph_mask", "road_map",
            "road_mask", "ROAD"]
 
 #: The default terrain code of roads (``tilemap.DEFAULT_TERRAINS``); a terrain named "road" wins.

@@ -23,7 +23,7 @@ import numbers
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..collision.swept import line_hits, body_reach, hit_tables, check_width, walkable_sampled
+from ..collision.swept import body_reach, check_width, hit_tables, line_hits, walkable_sampled
 from ..geometry.primitives import point_of
 from ..maps.tilemap import TileMap
 
@@ -57,7 +57,7 @@ def tile_centres(points: Any) -> list[tuple[float, float]]:
                 f = float(v)
                 if not f.is_integer():
                     raise ValueError(f"points[{k}] must be a tile (x, y) of two integers, got {p!r}")
-            xy.append(int(v))
+            xy.append(int(v))  # type: ignore[call-overload]  # a numbers.Real; typeshed's has no __int__
         out.append((xy[0] + 0.5, xy[1] + 0.5))
     return out
 
