@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * The search settings of the lab: their names in the menus, what each method
- * guarantees, and the checks on the numbers a person types (a terrain cost, a
- * weight, a turn penalty, a budget). The lists of choices themselves come from
+ * The search settings of the lab: their names in the menus and the checks on
+ * the numbers a person types (a terrain cost, a weight, a turn penalty, a
+ * budget). What settings guarantee comes from the core (`describe`). The lists of choices themselves come from
  * the engine's `info` answer; the labels here only make known names readable.
  *
  * @module controls
@@ -105,11 +105,6 @@ export const LABELS = Object.freeze({
 });
 
 /** What methods other than A* and Dijkstra promise (shown when the engine offers them). */
-const METHOD_NOTES = /** @type {Record<string, string>} */ ({
-  jps: 'Jump Point Search: A* that jumps over runs of equivalent paths; least-cost on grids of uniform cost.',
-  jpsplus: 'JPS+: Jump Point Search with jump distances worked out in advance; least-cost on grids of uniform cost.',
-  hpa: 'HPA*: plans over clusters and their entrances, then refines: fast on big maps, near-optimal, not guaranteed shortest.',
-});
 
 /**
  * A label for a value of a setting.
@@ -118,47 +113,6 @@ const METHOD_NOTES = /** @type {Record<string, string>} */ ({
  */
 export function label(setting, value) {
   return LABELS[setting][value] || value;
-}
-
-/**
- * One or two sentences on what the chosen settings guarantee.
- * @param {SearchOptions} o
- * @returns {{text: string, optimal: boolean | null}}  optimal: whether a least-cost path is guaranteed (null: unknown)
- */
-export function guarantee(o) {
-  const diagonals = o.neighbours === 8 && o.diagonal !== 'never';
-  /** @type {string} */
-  let text;
-  /** @type {boolean | null} */
-  let optimal;
-  if (o.method === 'dijkstra' || (o.method === 'astar' && o.heuristic === 'none')) {
-    text = 'Dijkstra: no heuristic (H = 0), so it spreads out evenly; always a least-cost path, but it expands the most tiles.';
-    optimal = true;
-  } else if (o.method === 'astar') {
-    if (o.heuristic === 'manhattan' && diagonals) {
-      text = 'Manhattan with diagonals overestimates: fast, but A* may not find the shortest path (Lester\u2019s choice).';
-      optimal = false;
-    } else {
-      text = `A* with the ${label('heuristic', o.heuristic)} heuristic never overestimates here: it always finds a least-cost path.`;
-      optimal = true;
-    }
-  } else {
-    text = METHOD_NOTES[o.method] || `${label('method', o.method)}: each result says whether its path is guaranteed least-cost.`;
-    optimal = null;
-  }
-  if (o.method !== 'dijkstra' && o.weight > 1) {
-    text += ` Weight ${o.weight}: fewer expansions; the cost found is at most ${o.weight} \u00D7 the least${optimal === false ? ' (with an admissible heuristic)' : ''}.`;
-    optimal = false;
-  }
-  if (o.stop === 'reached') {
-    text += ' Stopping when the goal is first reached (not closed) may miss the shortest path.';
-    optimal = false;
-  }
-  if (o.turn_penalty > 0) {
-    text += ' A turn penalty trades cost for fewer turns: not least-cost.';
-    optimal = false;
-  }
-  return { text, optimal };
 }
 
 /**

@@ -17,7 +17,6 @@ import {
   LESTER_OPTIONS,
   PROVISIONAL_CHOICES,
   TURNING_CHOICES,
-  guarantee,
   label,
   parseCost,
   parseNumbers,
@@ -580,6 +579,30 @@ function readOptions() {
   return { options, errors };
 }
 
+/** @type {{describe: (options: Record<string, unknown>) => Promise<{optimal: boolean, text: string}>} | null} */
+let describer = null; // the engine, once it exists: the core says what settings guarantee
+let describeSeq = 0;
+
+/**
+ * Show what these settings guarantee, in the core's words (the planner's method registry):
+ * the lab keeps no copy of those rules. Answers to older settings are dropped.
+ * @param {Record<string, unknown>} options
+ */
+async function showGuarantee(options) {
+  const seq = ++describeSeq;
+  if (!describer) return;
+  try {
+    const g = await describer.describe(options);
+    if (seq !== describeSeq) return;
+    methodNote.textContent = g.text;
+    methodNote.classList.toggle('warn', g.optimal === false);
+  } catch (e) {
+    if (seq !== describeSeq) return;
+    methodNote.textContent = '';
+    methodNote.classList.remove('warn');
+  }
+}
+
 /** Enable what applies, show what the settings guarantee and what is wrong. */
 function updateOptionsUi() {
   const { options, errors } = readOptions();
@@ -589,9 +612,7 @@ function updateOptionsUi() {
   selects.heuristic.title = dijkstra ? 'Dijkstra uses no heuristic (H = 0)' : 'H: the estimate of the cost still to go';
   selects.diagonal.disabled = options.neighbours === 4;
   selects.diagonal.title = options.neighbours === 4 ? 'With 4 neighbours there are no diagonal steps' : 'When a diagonal step is allowed next to walls';
-  const g = guarantee(options);
-  methodNote.textContent = g.text;
-  methodNote.classList.toggle('warn', g.optimal === false);
+  showGuarantee(options);
   for (const [k, el] of Object.entries(numbers)) {
     if (errors[k]) el.setAttribute('aria-invalid', 'true');
     else el.removeAttribute('aria-invalid');
@@ -841,6 +862,8 @@ const engine = new Engine(new URL('./worker.js', import.meta.url), (boot) => {
   }
   updateButtons();
 });
+describer = engine;
+updateOptionsUi();
 
 /**
  * @param {unknown} p

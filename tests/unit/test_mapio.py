@@ -164,3 +164,16 @@ def test_benchmark_map_loads():
     scen = parse_scen((root / "scen" / "arena.map.scen").read_text(), m)
     assert (m.width, m.height) == (49, 49) and len(scen) == 160
     assert int((~m.blocked).sum()) == 2054  # the passable count the benchmark README gives
+
+
+@pytest.mark.parametrize("deep", ["[" * 5000 + "]" * 5000, '{"a":' * 5000 + "1" + "}" * 5000])
+def test_deeply_nested_json_is_refused_before_parsing(deep):
+    """A 10 KB file nested 5,000 deep must not reach the recursive parser (in Pyodide a stack
+    overflow there is fatal to the runtime, not a RecursionError)."""
+    from arcstar.maps.hexmap import hex_map_from_json
+    from arcstar.maps.waypoints import waypoints_from_json
+    from arcstar.outcomes import BadInput
+    text = '{"format":"arcstar-map","width":3,"height":1,"rows":["..."],"influence":' + deep + "}"
+    for read in (map_from_json, hex_map_from_json, waypoints_from_json):
+        with pytest.raises(BadInput, match="nests deeper"):
+            read(text)

@@ -8,11 +8,11 @@ import math
 
 import numpy as np
 import pytest
-from test_turning import DOOR, ascii_map
 
 import arcstar
 from arcstar.outcomes import BadInput, Status
 from arcstar.planner import METHODS, PlanJob, PlanOptions, Stage, guarantee
+from test_turning import DOOR, ascii_map
 
 RECALC = {"turning": "recalculate", "width": 1.0, "radius": 2.0}
 
@@ -79,7 +79,8 @@ def test_statuses_are_typed_and_compare_as_the_protocol_strings():
     ({"weight": -1}, "weight"), ({"weight": math.nan}, "weight"), ({"neighbours": 6}, "neighbours"),
     ({"bogus": 1}, "options.bogus"), ({"method": "fastest"}, "method"), ({"width": 0}, "width"),
     ({"radius": math.inf, "turning": "tighter"}, "radius"), ({"turning": "spin"}, "turning"),
-    ({"art": 8}, "art"), ({"method": "jps", "width": 1.0}, "width"), ({"method": "hpa", "turning": "smooth"}, "turning"),
+    ({"art": 8}, "art"), ({"method": "jps", "width": 1.0}, "width"),
+    ({"method": "hpa", "turning": "smooth"}, "turning"),
     ({"method": "jps", "open_list": "unsorted"}, "open_list"), ({"max_expansions": 0}, "max_expansions"),
     ({"terrain_costs": [[3, -2]]}, "terrain_costs[0]"), ({"terrain_costs": "cheap"}, "terrain_costs"),
     ({"turn_penalty": "x"}, "turn_penalty"), ({"cluster_size": 1}, "cluster_size"), ({"trace": "yes"}, "trace"),

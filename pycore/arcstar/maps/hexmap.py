@@ -26,16 +26,18 @@ mask, the cheapest cost and the version counter.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 import numpy as np
 
 from ..outcomes import BadInput
+from .jsontext import load_json
 from .mapio import ASCII_CHARS
 from .tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
 
+T = TypeVar("T")
 ORIENTATIONS = ("pointy", "flat")
 # (dq, dr) of the six neighbours, counter-clockwise from "east" (+q) in Red Blob's order.
 AXIAL_DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -370,12 +372,7 @@ def hex_map_from_json(doc: object) -> HexMap:
     Unknown keys, a wrong size or a bad row are refused with the field they concern."""
     if isinstance(doc, (str, bytes, bytearray)):
         text = _check_text(doc, "hex map JSON")
-        try:
-            doc = json.loads(text)
-        except RecursionError:
-            raise BadInput("hex map JSON is nested too deeply") from None
-        except ValueError as e:
-            raise BadInput(f"hex map JSON is not valid JSON: {e}") from None
+        doc = load_json(text, "hex map JSON", 8)  # the format nests two levels
     if not isinstance(doc, dict):
         raise BadInput(f"a hex map must be a JSON object, got {_show(doc)}")
     if doc.get("format") != HEX_FORMAT:

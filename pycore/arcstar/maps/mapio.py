@@ -5,7 +5,6 @@ Every reader refuses malformed input with a ``ValueError`` that says what and wh
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .jsontext import load_json
 from .tilemap import DEFAULT_TERRAINS, GROUND, WALL, Terrain, TileMap, check_cost, check_size
 
 # ASCII: each terrain's own character, plus Moving AI's characters for convenience.
@@ -192,13 +192,13 @@ def map_to_json(tilemap: TileMap) -> dict:
     return doc
 
 
+MAX_MAP_DEPTH = 8  # an arcstar map nests three levels (influence rows); deeper text is refused unparsed
+
+
 def map_from_json(doc: object) -> TileMap:
     """Read arcstar JSON (a dict, or its text); the inverse of ``map_to_json``."""
     if isinstance(doc, (str, bytes)):
-        try:
-            doc = json.loads(doc)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"map JSON is not valid JSON: {e}") from None
+        doc = load_json(doc, "map JSON", MAX_MAP_DEPTH)
     if not isinstance(doc, dict) or doc.get("format") != "arcstar-map":
         raise ValueError("not an arcstar map: expected an object with format 'arcstar-map'")
     terrains: Sequence[Terrain] = DEFAULT_TERRAINS

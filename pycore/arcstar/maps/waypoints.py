@@ -19,12 +19,12 @@ within +-(2**53 - 1) (exact in JavaScript).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..outcomes import BadInput
+from .jsontext import load_json
 
 WAYPOINT_FORMAT = "arcstar-waypoints"
 MAX_NODES = 200_000
@@ -221,12 +221,7 @@ def _load_json(text: str | bytes | bytearray) -> object:
     """Parse JSON text after checking its length; hostile nesting and numbers become BadInput."""
     if len(text) > MAX_TEXT:
         raise BadInput(f"waypoint JSON of {len(text)} characters is over the limit of {MAX_TEXT}")
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise BadInput("waypoint JSON is nested too deeply") from None
-    except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, over-long integers
-        raise BadInput(f"waypoint JSON is not valid JSON: {str(e)[:200]}") from None
+    return load_json(text, "waypoint JSON", 8)  # the format nests three levels
 
 
 # -- validation -----------------------------------------------------------------------------

@@ -40,9 +40,9 @@ def guarantee(options: PlanOptions, graph: Graph | None = None) -> Guarantee:
         else:
             ok = not (heuristic == "manhattan" and s.neighbours == 8 and s.diagonal != "never")
         optimal = ok
-        text = (f"{spec.name} with the {heuristic} heuristic never overestimates here: it always finds a "
+        text = (f"{spec.label} with the {heuristic} heuristic never overestimates here: it always finds a "
                 "least-cost path." if ok else
-                f"{heuristic.capitalize()} with diagonals overestimates: fast, but {spec.name} may not find the "
+                f"{heuristic.capitalize()} with diagonals overestimates: fast, but {spec.label} may not find the "
                 "shortest path (Lester's choice).")
     if options.method != "dijkstra" and s.weight > 1:
         text += f" Weight {s.weight:g}: fewer expansions; the cost found is at most {s.weight:g} x the least."

@@ -65,6 +65,7 @@ class MethodSpec:
     """
 
     name: str
+    label: str
     summary: str
     build: Callable[[Query], Built]
     optimality: Optimality
@@ -98,7 +99,7 @@ class MethodSpec:
 
     def to_json(self) -> dict[str, Any]:
         """What the lab greys out and explains (the service's ``info.limits``)."""
-        out: dict[str, Any] = {"summary": self.summary, "graphs": list(self.graphs),
+        out: dict[str, Any] = {"label": self.label, "summary": self.summary, "graphs": list(self.graphs),
                                "open_lists": list(self.open_lists), "turn_penalty": self.turn_penalty,
                                "width": not self.point_only, "terrain": self.terrain,
                                "neighbours": list(self.neighbours), "heuristic": self.heuristic,
@@ -146,15 +147,15 @@ _JUMP = {"point_only": True, "open_lists": ("heap",), "turn_penalty": False, "te
          "note": "uniform terrain only; elsewhere the planner uses astar and says so"}
 
 METHODS: dict[str, MethodSpec] = {spec.name: spec for spec in (
-    MethodSpec("astar", "A*: best-first on G + H; optimal with an admissible heuristic.", _astar,
+    MethodSpec("astar", "A*", "A*: best-first on G + H; optimal with an admissible heuristic.", _astar,
                Optimality.ADMISSIBLE, graphs=("grid", "hex", "waypoint"), default_heuristic="manhattan"),
-    MethodSpec("dijkstra", "Dijkstra: A* with H = 0; always least-cost, expands the most.", _astar,
+    MethodSpec("dijkstra", "Dijkstra", "Dijkstra: A* with H = 0; always least-cost, expands the most.", _astar,
                Optimality.ALWAYS, graphs=("grid", "hex", "waypoint"), heuristic=False),
-    MethodSpec("jps", "Jump Point Search: A* that jumps over symmetric paths on uniform grids.",
+    MethodSpec("jps", "JPS", "Jump Point Search: A* that jumps over symmetric paths on uniform grids.",
                _jump(JPS), Optimality.ADMISSIBLE, **_JUMP),  # type: ignore[arg-type]
-    MethodSpec("jpsplus", "JPS+: Jump Point Search with precomputed jump distances.",
+    MethodSpec("jpsplus", "JPS+", "JPS+: Jump Point Search with precomputed jump distances.",
                _jump(JPSPlus), Optimality.ADMISSIBLE, **_JUMP),  # type: ignore[arg-type]
-    MethodSpec("hpa", "HPA*: plans over clusters and their entrances, then refines.", _hpa,
+    MethodSpec("hpa", "HPA*", "HPA*: plans over clusters and their entrances, then refines.", _hpa,
                Optimality.BOUNDED, point_only=True, open_lists=("heap",), turn_penalty=False,
                heuristic=False, bound=1.4, note="octile A* on two levels; paths at most 40% longer than optimal"),
 )}

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -23,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..maps.jsontext import load_json
 from ..outcomes import BadInput, ErrorKind, field_of
 
 SCHEMA_FILE = "protocol.schema.json"
@@ -40,11 +40,6 @@ MAX_INT_DIGITS = 24
 
 DTYPES = {"uint8": np.uint8, "int32": np.int32, "float64": np.float64}
 
-# A JSON string, unrolled so the regex engine runs without backtracking per character.
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_OPEN_CLOSE = np.zeros(256, dtype=np.int8)
-_OPEN_CLOSE[[ord("["), ord("{")]] = 1
-_OPEN_CLOSE[[ord("]"), ord("}")]] = -1
 
 
 @lru_cache(maxsize=1)
@@ -70,21 +65,6 @@ def schema_types(direction: str) -> tuple[str, ...]:
 
 
 # ----------------------------------------------------------------------------- reading requests
-
-def nesting_depth(text: str) -> int:
-    """How deep JSON text nests arrays and objects, brackets inside strings not counted (with
-    at most ``MAX_DEPTH`` opening brackets in all, their count: an upper bound).
-
-    Checked before parsing, so hostile nesting never reaches the recursive parser; cheap enough
-    for a 17 MB map text: C-speed counting, a regex and numpy, no Python loop.
-    """
-    opening = text.count("[") + text.count("{")
-    if opening <= MAX_DEPTH:
-        return opening
-    bare = _JSON_STRING.sub("", text).encode("utf-8", "replace")
-    steps = _OPEN_CLOSE[np.frombuffer(bare, dtype=np.uint8)].astype(np.int32)
-    return int(np.cumsum(steps).max(initial=0))
-
 
 def _refuse_constant(name: str) -> float:
     raise BadInput(f"{name} is not a number JSON can carry: numbers must be finite")
@@ -113,17 +93,8 @@ def parse_request(text: object) -> dict[str, Any]:
         text = bytes(text).decode("utf-8", "replace")
     if not isinstance(text, str):
         raise BadInput(f"request must be JSON text, got {type(text).__name__}")
-    if nesting_depth(text) > MAX_DEPTH:
-        raise BadInput(f"request nests deeper than {MAX_DEPTH} levels")
-    try:
-        msg = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float,
-                         parse_int=_bounded_int)
-    except BadInput:
-        raise
-    except RecursionError:
-        raise BadInput(f"request nests deeper than {MAX_DEPTH} levels") from None
-    except ValueError as e:
-        raise BadInput(f"request is not valid JSON: {e}") from None
+    msg = load_json(text, "request", MAX_DEPTH, parse_constant=_refuse_constant, parse_float=_finite_float,
+                    parse_int=_bounded_int)
     if not isinstance(msg, dict):
         raise BadInput("request must be a JSON object")
     check_id(msg.get("id"))
