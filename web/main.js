@@ -1294,7 +1294,7 @@ async function search(start, goal, turningOverride) {
     bench = verdict.text;
   }
   if (res.status === 'not_legal') {
-    setStatus('no_path', `Path found but not legal (${res.message || 'the body overlaps a wall'}) · ${stats}`, 1);
+    setStatus('no_path', `Path found but ${res.message || 'not legal for this unit'} · ${stats}`, 1);
   } else if (res.status === 'found' && planned) {
     const slow = out.speedLimits?.length ? ` · slows down in ${out.speedLimits.length} stretch${out.speedLimits.length > 1 ? 'es' : ''}` : '';
     setStatus('found', `Legal path (${turning}): length ${fixed(out.segmentsLength ?? res.length, 2)}, ${out.turns} turn${out.turns === 1 ? '' : 's'}${slow} · ${stats}`, 1);

@@ -88,9 +88,9 @@ def test_turns_ignoring_walls_are_reported_not_legal(lab: Page):
     set_map(lab, L_MAP)
     set_unit(lab, turning="ignore", radius="1.5")
     res = search(lab, expect_state="no_path")
-    assert res["status"] == "found" and res["legal"] is False
+    assert res["status"] == "not_legal" and res["legal"] is False
     assert res["blocked"] and all(b > a for a, b in res["blocked"])
-    expect(status(lab)).to_contain_text("not legal:")
+    expect(status(lab)).to_contain_text("Path found but not legal for this unit: blockers ignored")
 
 
 def test_compare_plans_four_ways(lab: Page, save_screen):
@@ -177,7 +177,7 @@ def test_backup_reverses_into_the_driveway(lab: Page):
     set_unit(lab, turning="ignore", radius="2")  # turning forward on radius 2 into the driveway clips a wall
     lab.get_by_test_id("can-reverse").set_checked(False)
     res = search(lab, expect_state="no_path")  # shown as "Path found but not legal"
-    assert res["status"] == "found" and res["legal"] is False
+    assert res["status"] == "not_legal" and res["legal"] is False
     expect(status(lab)).to_contain_text("not legal")
 
 

@@ -749,7 +749,7 @@ def realize_steps(tilemap: TileMap, smooth_map: TileMap, tiles: list[tuple[int, 
     if method == "ignore":
         built = _Layout(pts, hs, hg, [r] * (m + 1), [False] * (m + 1), _first).build()
         legal = path_clear(tilemap, built.path, w)
-        msg = "" if legal else "not legal (blockers ignored): " + _describe_collision(ctx, built.path)
+        msg = "" if legal else "blockers ignored: " + _describe_collision(ctx, built.path)
         return Realized(built.path, legal, method, pts, [], _count_turns(built.path), msg, 1)
     if method == "tighter":
         return (yield from _tighter(ctx, pts, hs, hg))
