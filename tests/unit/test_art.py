@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arcstar.turning.art import extra_length, fixed_art, legal_art, to_fixed_angles
 from arcstar.collision.swept import path_clear
 from arcstar.geometry.curves import dubins, reeds_shepp
 from arcstar.geometry.primitives import Arc, Line, Path, Pose
 from arcstar.maps.tilemap import TileMap
+from arcstar.turning.art import extra_length, fixed_art, legal_art, to_fixed_angles
 from test_turning import body_margin, path_points, seg_end
 
 

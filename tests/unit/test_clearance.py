@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from arcstar.collision.clearance import DEFAULT_CAP, MOVES, clearance_map, move_masks_for, passable_for, step_ok_for
 from arcstar.collision.swept import swept_line_clear
-from arcstar.search.grid import GridGraph, GridOptions
 from arcstar.maps.mapio import parse_ascii
 from arcstar.maps.tilemap import TileMap
+from arcstar.search.grid import GridGraph, GridOptions
 from conftest import benchmarks_dir
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

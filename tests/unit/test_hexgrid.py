@@ -10,9 +10,6 @@ import random
 
 import numpy as np
 import pytest
-
-from arcstar.outcomes import Status
-from arcstar.search.engine import AStar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +27,8 @@ from arcstar.maps.hexmap import (
     parse_hex_ascii,
 )
 from arcstar.maps.tilemap import DEFAULT_TERRAINS
-from arcstar.outcomes import BadInput
+from arcstar.outcomes import BadInput, Status
+from arcstar.search.engine import AStar
 from arcstar.search.graph import Graph
 from arcstar.search.hexgrid import HexGraph, hex_graph_for
 

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import arcstar
+from arcstar.maps.tilemap import WALL
+from arcstar.search.engine import AStar
 from arcstar.search.grid import GridOptions, graph_for
 from arcstar.search.hierarchical import HPA_MAX_RATIO, MAX_CLUSTER, HierarchicalAStar, abstract_graph, find_path
-from arcstar.search.engine import AStar
-from arcstar.maps.tilemap import WALL
 from conftest import benchmarks_dir
 from reference import check_path, dijkstra, path_cost
 

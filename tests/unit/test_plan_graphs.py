@@ -11,15 +11,15 @@ import sys
 
 import numpy as np
 import pytest
-from test_hexgrid import cells_of, random_map
-from test_hexgrid import reference_costs as hex_reference
-from test_waypoints import random_doc, reference_edges
-from test_waypoints import reference_costs as waypoint_reference
 
 import arcstar
 from arcstar.maps.hexmap import HexMap, hex_distance, hex_map_to_json, hex_to_ascii
 from arcstar.maps.waypoints import waypoints_from_json
 from arcstar.outcomes import BadInput, Status
+from test_hexgrid import cells_of, random_map
+from test_hexgrid import reference_costs as hex_reference
+from test_waypoints import random_doc, reference_edges
+from test_waypoints import reference_costs as waypoint_reference
 
 QUERIES = 300
 

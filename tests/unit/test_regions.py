@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import arcstar
-from arcstar.search.regions import connectivity, label, region_count, region_of, regions, same_region
 from arcstar.maps.tilemap import WALL
+from arcstar.search.regions import connectivity, label, region_count, region_of, regions, same_region
 from conftest import benchmarks_dir
 from reference import step_ok
 

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from arcstar import parse_ascii
 from arcstar.collision.clearance import MOVES
-from arcstar.planner import plan_on_road
-from arcstar.turning.roads import cone_map, realize_on_road, road_cones, road_graph_mask, road_map, road_mask
 from arcstar.maps.tilemap import TileMap
+from arcstar.planner import plan_on_road
 from arcstar.turning.methods import realize
+from arcstar.turning.roads import cone_map, realize_on_road, road_cones, road_graph_mask, road_map, road_mask
 from test_turning import body_margin, check_shape, covered, path_points
 
 L_ROAD = """

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import arcstar
-from arcstar.search.grid import GridOptions, graph_for
 from arcstar.search.engine import AStar
+from arcstar.search.grid import GridOptions, graph_for
 from reference import check_path, dijkstra, path_cost
 
 COSTS = np.array([1.0, math.inf, 0.5, 2.0, 4.0, 3.0, math.inf])  # the default terrain costs by code

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from arcstar import plan
 from arcstar.collision.swept import swept_line_clear, walkable_sampled
 from arcstar.maps.mapio import parse_ascii
-from arcstar.turning.smoothing import smooth, smooth_points, tile_centres
 from arcstar.maps.tilemap import TileMap
+from arcstar.turning.smoothing import smooth, smooth_points, tile_centres
 
 
 def ascii_map(text: str) -> TileMap:

@@ -9,9 +9,6 @@ import math
 import random
 
 import pytest
-
-from arcstar.outcomes import Status
-from arcstar.search.engine import AStar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +23,8 @@ from arcstar.maps.waypoints import (
     waypoints_from_points,
     waypoints_to_json,
 )
-from arcstar.outcomes import BadInput
+from arcstar.outcomes import BadInput, Status
+from arcstar.search.engine import AStar
 from arcstar.search.graph import Graph
 from arcstar.search.waypoint_graph import WaypointGraph
 

@@ -8,6 +8,7 @@ checks its own fields and names the bad one (``BadInput.field``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -23,6 +24,9 @@ SEARCH_FIELDS = tuple(f.name for f in fields(SearchOptions))
 UNIT_FIELDS = ("width", "radius", "can_reverse")
 TURNING_FIELDS = {"turning": "method", "art": "art", "max_recalcs": "max_recalcs"}
 COST_FIELDS = ("terrain_costs",)
+_KNOWN: dict[tuple[tuple[str, type, object, float], ...], PlanOptions] = {}
+_KNOWN_KEEP = 64  # option sets remembered (a game uses a handful)
+_PLAIN = (str, int, float, bool, type(None))
 FLAT_FIELDS = ("method", *SEARCH_FIELDS, *UNIT_FIELDS, *TURNING_FIELDS, *COST_FIELDS)
 
 
@@ -74,7 +78,27 @@ class PlanOptions:
 
     @classmethod
     def from_dict(cls, raw: Any) -> PlanOptions:
-        """Options from the flat JSON-like form; unknown keys are an error, not ignored."""
+        """Options from the flat JSON-like form; unknown keys are an error, not ignored.
+
+        Remembered when every value is a plain str, number, bool or None: a game plans with a
+        few option sets over and over, and each is then checked once (the options are frozen,
+        so one object serves every plan that asks for them)."""
+        if not isinstance(raw, dict):
+            return cls._parse(raw)
+        key = tuple((k, v.__class__, v, math.copysign(1.0, v) if isinstance(v, float) else 1.0)
+                    for k, v in raw.items())
+        if not all(k[1] in _PLAIN for k in key):
+            return cls._parse(raw)
+        known = _KNOWN.get(key)
+        if known is None:
+            known = cls._parse(raw)
+            if len(_KNOWN) >= _KNOWN_KEEP:
+                _KNOWN.clear()
+            _KNOWN[key] = known
+        return known
+
+    @classmethod
+    def _parse(cls, raw: Any) -> PlanOptions:
         if not isinstance(raw, dict):
             raise BadInput(f"options must be an object, got {type(raw).__name__}", "options")
         unknown = sorted(str(k) for k in set(raw) - set(FLAT_FIELDS))

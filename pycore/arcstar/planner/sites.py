@@ -107,6 +107,7 @@ class GridSite:
         self.options = options
         self.width = width = options.unit_width
         self._labels: array[int] | None = None
+        self._found: tuple[list[tuple[int, int]], float | None] | None = None
         search = options.search
         if width is None and options.costs.is_default:
             # the common case (a point unit, the map's own costs): the graph and the padded
@@ -165,9 +166,14 @@ class GridSite:
 
     def found_path(self, search: Any) -> list[tuple[int, int]]:
         """The tiles of a finished search's path (every grid engine reads its own fast)."""
-        return list(search.path or [])
+        path = list(search.path or [])
+        self._found = (path, getattr(search, "length", None))  # A* and JPS know the length already
+        return path
 
     def length(self, path: list[Any]) -> float:
+        found = self._found
+        if found is not None and found[0] is path and found[1] is not None:
+            return found[1]
         return path_length(path)
 
 

@@ -6,7 +6,11 @@ so a caller (the Web Worker's scheduler) can timeslice it and cancel it between 
 Node data lives in flat lists stamped with a search generation (Lester's whichList trick):
 a node is on the open list when its stamp equals the generation, closed when it equals the
 generation + 1, and unseen otherwise. Lists are pooled per map size and never cleared, so a
-query costs time in proportion to the nodes it touches, not to the map.
+query costs time in proportion to the nodes it touches, not to the map. The grid loops fold
+the stamp into g instead (one list ``open_g``: inf unseen, the best g while open, ``CLOSED``
+once closed), so one read and one compare tell unseen, better, worse and closed apart; they
+put back inf on the nodes they touched when they end, which costs a pass over the closed nodes
+and the open list, far less than the stamp reads and writes it saves.
 
 Ties on F are broken toward the lower H (the node nearer the goal), then the lower node id
 (see ``openlists``: one float key F + TIE * H).
@@ -19,9 +23,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
+from heapq import heappop, heappush, heappushpop
+from itertools import chain, islice, repeat
+from operator import sub
 
 import numpy as np
 
@@ -29,12 +35,14 @@ from ..outcomes import BadInput, Status
 from .graph import CellGraph, Graph
 from .grid import GridGraph
 from .heuristics import heuristic_constants
-from .openlists import TIE, make_open_list
+from .openlists import TIE, HeapOpenList, make_open_list
 
 RUNNING, FOUND, NO_PATH = Status.RUNNING, Status.FOUND, Status.NO_PATH
 BUDGET, CANCELLED = Status.BUDGET_EXHAUSTED, Status.CANCELLED
 STOP_RULES = ("closed", "reached")
 TRACE_DETAIL_LIMIT = 50_000  # above this many expansions a trace keeps the explored mask only
+INF = math.inf
+CLOSED = -1.0  # the grid loops' g of a closed node: below every g, so no step ever improves it
 
 
 class Workspace:
@@ -94,15 +102,17 @@ class Trace:
     updates: list = field(default_factory=list)
     nodes: dict[int, dict] = field(default_factory=dict)
 
-    def snapshot(self, ws: Workspace, closed_stamp: int, h_of) -> None:
-        """Record every seen node's final state from a search's workspace (small searches only)."""
+    def snapshot(self, h_of: Callable[[int], float]) -> None:
+        """Record every seen node's final state (small searches only): its last update gives
+        its g and parent, the expansions say which nodes are closed."""
         if len(self.expanded) > TRACE_DETAIL_LIMIT:
             return
-        g, parent, stamp = ws.g, ws.parent, ws.stamp
-        for node in self.seen:
-            h = h_of(node)
-            self.nodes[node] = {"closed": stamp[node] == closed_stamp, "g": g[node], "h": h, "f": g[node] + h,
-                                "parent": parent[node]}
+        u = self.updates
+        last = {u[k]: k for k in range(0, len(u), 3)}  # node -> its last update, in first-seen order
+        closed = set(self.expanded)
+        for node, k in last.items():
+            g, h = u[k + 1], h_of(node)
+            self.nodes[node] = {"closed": node in closed, "g": g, "h": h, "f": g + h, "parent": u[k + 2]}
 
     def explored(self, graph: CellGraph) -> bytes:
         """One byte per cell of the graph (a map tile, row-major): 0 unseen, 1 open, 2 closed."""
@@ -214,10 +224,16 @@ class AStar(SteppedSearch):
     of a step, which names the direction on a grid. Each node keeps the one direction it was
     entered by, as in the articles, so the turn-penalised cost is not guaranteed minimal.
 
-    One engine, two loops: on a ``GridGraph`` with the heap and no turn penalty the search runs
-    a loop specialised for grids (legal-move bit masks, inlined octile and Manhattan); every
-    other case runs the generic loop over ``graph.successors``. Both expand the same nodes in
-    the same order (tests check it); ``fast=False`` forces the generic loop.
+    One engine, three loops: on a ``GridGraph`` with the heap and no turn penalty the search
+    runs a loop specialised for grids (legal-move bit masks, inlined octile and Manhattan, the
+    stamp folded into g); on a grid of uniform step costs, without a trace or the "reached"
+    rule, a leaner one still (each step's cost a constant). Every other case runs the generic
+    loop over ``graph.successors``. All expand the same nodes in the same order (tests check
+    it); ``fast=False`` forces the generic loop.
+
+    The grid loops hold back the best entry each expansion adds and pass it to ``heappushpop``
+    at the next pop: when it is the smallest (the usual case on open ground, where F stays
+    constant toward the goal) it is expanded next without touching the heap.
     """
 
     def __init__(self, graph: Graph, start: int, goals: Sequence[int], heuristic: str | None = None,
@@ -248,9 +264,10 @@ class AStar(SteppedSearch):
         self._turn = float(turn_penalty)
         self._grid = graph if fast and isinstance(graph, GridGraph) and open_list == "heap" and not self._turn \
             else None
-        # the grid loop computes octile and Manhattan inline (same arithmetic as make_heuristic)
-        self._hkind = heuristic if len(self.goals) == 1 and heuristic in ("octile", "manhattan") else ""
-        self._hconst = heuristic_constants(graph, weight) if self._grid is not None else (0.0, 0.0)
+        # the grid loops compute octile and Manhattan inline (same arithmetic as make_heuristic)
+        self._hkind = "none" if heuristic == "none" else \
+            heuristic if len(self.goals) == 1 and heuristic in ("octile", "manhattan") else ""
+        self._hconst = heuristic_constants(self._grid, weight) if self._grid is not None else (0.0, 0.0)
         self._ws = ws = acquire_workspace(graph.node_count)
         self._open = make_open_list(open_list, ws.size, ws.links() if open_list == "unsorted" else None)
         self._open_stamp = ws.next_generation()
@@ -258,63 +275,72 @@ class AStar(SteppedSearch):
         ws.g[start], ws.parent[start], ws.stamp[start] = 0.0, -1, self._open_stamp
         h0 = self._h(start)
         self._open.push(h0, h0, start, True)
+        # the grid loops' state: g with the stamp folded in, the closed nodes, the held-back entry
+        self._open_g: list[float] | None = None
+        self._closed: list[int] = []
+        self._held: tuple[float, int] | None = None
+        self._loop = self._expand_general
+        if self._grid is not None:
+            self._open_g = ws.array("open_g", INF)  # all inf between searches
+            self._open_g[start] = 0.0
+            uniform = self._grid.uniform_steps is not None and self.trace is None and stop == "closed"
+            self._loop = self._expand_uniform if uniform else self._expand_grid
         if self.trace is not None:
             self.trace.updates.extend((start, 0.0, -1))
 
     # -- running --------------------------------------------------------------------------
     def _expand(self, budget: int) -> None:
-        if self._grid is None:
-            self._expand_general(budget)
-            return
-        self._expand_heap(budget)
+        self._loop(budget)
 
-    def _expand_heap(self, budget: int) -> None:
-        """The default loop: binary heap, no turn penalty; kept lean because it is the hot path."""
-        ws, heap, h_of = self._ws, self._open.heap, self._h
-        g, parent, stamp = ws.g, ws.parent, ws.stamp
-        open_s = self._open_stamp
-        closed_s = open_s + 1
+    def _expand_grid(self, budget: int) -> None:
+        """The grid loop: binary heap, no turn penalty, any step costs, trace and stop rule."""
+        assert isinstance(self._open, HeapOpenList)
+        heap = self._open.heap
+        g, parent, closed = self._open_g, self._ws.parent, self._closed
+        assert g is not None and self._grid is not None
+        close = closed.append
         grid = self._grid
-        assert grid is not None
-        legal, successors = grid.legal, grid.moves_by_mask
+        legal, successors = grid.legal, grid.steps_by_mask
         xs, ys = grid.xs, grid.ys
         goals = set(self.goals)
         single_goal = self.goals[0] if len(self.goals) == 1 else -1
         gx, gy = xs[self.goals[0]], ys[self.goals[0]]
-        octile, manhattan = self._hkind == "octile", self._hkind == "manhattan"
+        octile, manhattan, zero = self._hkind == "octile", self._hkind == "manhattan", self._hkind == "none"
+        h_of = self._h
         hs, hextra = self._hconst
         tie = TIE
         reached_rule = self.stop == "reached"
         tr = self.trace
+        held = self._held
         n = 0
         while n < budget:
-            if not heap:
+            if held is not None:
+                i = heappushpop(heap, held)[1]  # the held-back entry, unless the heap has a smaller
+                held = None
+            elif heap:
+                i = heappop(heap)[1]
+            else:
                 self.expanded += n
                 self._finish(NO_PATH, None)
                 return
-            i = heappop(heap)[1]
-            if stamp[i] == closed_s:
+            gi = g[i]
+            if gi < 0.0:
                 continue  # a stale duplicate: the node was closed through a better entry
-            stamp[i] = closed_s
+            g[i] = CLOSED
+            close(i)
             n += 1
             if tr is not None:
                 tr.expand(i)
             if i == single_goal or (single_goal < 0 and i in goals):
                 self.expanded += n
+                self.cost = gi
                 self._finish(FOUND, i)
                 return
-            gi = g[i]
-            for d, costs, _k in successors[legal[i]]:
+            for d, costs in successors[legal[i]]:
                 j = i + d
-                st = stamp[j]
-                if st == closed_s:
-                    continue
                 ng = gi + costs[j]
-                if st == open_s:
-                    if ng >= g[j]:
-                        continue
-                else:
-                    stamp[j] = open_s
+                if ng >= g[j]:
+                    continue  # closed (CLOSED), or open at least as cheaply (inf: unseen)
                 g[j] = ng
                 parent[j] = i
                 if tr is not None:
@@ -331,17 +357,144 @@ class AStar(SteppedSearch):
                     dx = xs[j] - gx
                     dy = ys[j] - gy
                     hj = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)) * hs
+                elif zero:
+                    hj = 0.0
                 else:
                     hj = h_of(j)
-                heappush(heap, (ng + hj + tie * hj, j))  # the key exactly as openlists computes it
+                entry = (ng + hj + tie * hj, j)  # the key exactly as openlists computes it
+                if held is None:
+                    held = entry
+                elif entry < held:
+                    heappush(heap, held)
+                    held = entry
+                else:
+                    heappush(heap, entry)
                 if reached_rule and (j == single_goal or (single_goal < 0 and j in goals)):
+                    self._held = held
                     self.expanded += n
+                    self.cost = ng
                     self._finish(FOUND, j)
                     return
+        self._held = held
+        self.expanded += n
+
+    def _expand_uniform(self, budget: int) -> None:
+        """``_expand_grid`` on uniform step costs, without a trace or the "reached" rule: the
+        hot path of the benchmarks. Every straight step costs the same and so does every
+        diagonal one, so a node's straight moves and then its diagonal ones (the order of
+        ``_expand_grid``) run as two loops over bare offsets, each with one G to beat."""
+        assert isinstance(self._open, HeapOpenList)
+        heap = self._open.heap
+        g, parent, closed = self._open_g, self._ws.parent, self._closed
+        assert g is not None and self._grid is not None
+        close = closed.append
+        grid = self._grid
+        legal, uniform = grid.legal, grid.uniform_steps
+        assert uniform is not None
+        straight, diagonal, straight_cost, diagonal_cost = uniform
+        xs, ys = grid.xs, grid.ys
+        goals = set(self.goals)
+        single_goal = self.goals[0] if len(self.goals) == 1 else -1
+        gx, gy = xs[self.goals[0]], ys[self.goals[0]]
+        octile, manhattan, zero = self._hkind == "octile", self._hkind == "manhattan", self._hkind == "none"
+        h_of = self._h
+        hs, hextra = self._hconst
+        tie = TIE
+        held = self._held
+        n = 0
+        while n < budget:
+            if held is not None:
+                i = heappushpop(heap, held)[1]
+                held = None
+            elif heap:
+                i = heappop(heap)[1]
+            else:
+                self.expanded += n
+                self._finish(NO_PATH, None)
+                return
+            gi = g[i]
+            if gi < 0.0:
+                continue
+            g[i] = CLOSED
+            close(i)
+            n += 1
+            if i == single_goal or (single_goal < 0 and i in goals):
+                self.expanded += n
+                self.cost = gi
+                self._finish(FOUND, i)
+                return
+            mask = legal[i]
+            ng = gi + straight_cost
+            for d in straight[mask]:
+                j = i + d
+                if ng >= g[j]:
+                    continue
+                g[j] = ng
+                parent[j] = i
+                if octile:
+                    dx = xs[j] - gx
+                    if dx < 0:
+                        dx = -dx
+                    dy = ys[j] - gy
+                    if dy < 0:
+                        dy = -dy
+                    hj = dx * hs + dy * hextra if dx > dy else dy * hs + dx * hextra
+                    entry = (ng + hj + tie * hj, j)
+                elif zero:
+                    entry = (ng, j)  # what ng + 0.0 + tie * 0.0 is
+                else:
+                    if manhattan:
+                        dx = xs[j] - gx
+                        dy = ys[j] - gy
+                        hj = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)) * hs
+                    else:
+                        hj = h_of(j)
+                    entry = (ng + hj + tie * hj, j)
+                if held is None:
+                    held = entry
+                elif entry < held:
+                    heappush(heap, held)
+                    held = entry
+                else:
+                    heappush(heap, entry)
+            ng = gi + diagonal_cost  # the same again for the diagonal moves
+            for d in diagonal[mask]:
+                j = i + d
+                if ng >= g[j]:
+                    continue
+                g[j] = ng
+                parent[j] = i
+                if octile:
+                    dx = xs[j] - gx
+                    if dx < 0:
+                        dx = -dx
+                    dy = ys[j] - gy
+                    if dy < 0:
+                        dy = -dy
+                    hj = dx * hs + dy * hextra if dx > dy else dy * hs + dx * hextra
+                    entry = (ng + hj + tie * hj, j)
+                elif zero:
+                    entry = (ng, j)  # what ng + 0.0 + tie * 0.0 is
+                else:
+                    if manhattan:
+                        dx = xs[j] - gx
+                        dy = ys[j] - gy
+                        hj = ((dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)) * hs
+                    else:
+                        hj = h_of(j)
+                    entry = (ng + hj + tie * hj, j)
+                if held is None:
+                    held = entry
+                elif entry < held:
+                    heappush(heap, held)
+                    held = entry
+                else:
+                    heappush(heap, entry)
+        self._held = held
         self.expanded += n
 
     def _expand_general(self, budget: int) -> None:
-        """Any graph, any open list, and the turn penalty: the same search as ``_expand_heap``."""
+        """Any graph, any open list, and the turn penalty: the same search as ``_expand_grid``."""
         ws, open_list, h_of = self._ws, self._open, self._h
         g, parent, stamp = ws.g, ws.parent, ws.stamp
         turn = self._turn
@@ -402,9 +555,20 @@ class AStar(SteppedSearch):
         ws = self._ws
         if goal is not None:
             self._path = parent_chain(ws.parent, self.start, goal)
-            self.cost = ws.g[goal]
+            if self._open_g is None:
+                self.cost = ws.g[goal]  # (the grid loops set it: a closed node's g is CLOSED)
         if self.trace is not None:
-            self.trace.snapshot(ws, self._open_stamp + 1, self._h)
+            self.trace.snapshot(self._h)
+        g = self._open_g
+        if g is not None:  # every node the grid loop touched is closed or on the open list
+            assert isinstance(self._open, HeapOpenList)
+            for i in self._closed:
+                g[i] = INF
+            for _key, i in self._open.heap:
+                g[i] = INF
+            if self._held is not None:
+                g[self._held[1]] = INF
+            self._open_g, self._held = None, None
         self._open = make_open_list("heap", 0)
         release_workspace(ws)
 
@@ -417,6 +581,14 @@ class AStar(SteppedSearch):
         heap = getattr(self._open, "heap", None)
         if heap is None:
             raise NotImplementedError("next_node needs the heap open list")
+        g = self._open_g
+        if g is not None:
+            if self._held is not None:
+                heappush(heap, self._held)
+                self._held = None
+            while heap and g[heap[0][1]] < 0.0:
+                heappop(heap)  # stale duplicates: the node was closed through a better entry
+            return heap[0][1] if heap else None
         closed_s = self._open_stamp + 1
         stamp = self._ws.stamp
         while heap and stamp[heap[0][1]] == closed_s:
@@ -427,11 +599,23 @@ class AStar(SteppedSearch):
     @property
     def open_count(self) -> int:
         """Entries on the open list (stale duplicates included)."""
-        return len(self._open)
+        return len(self._open) + (self._held is not None)
 
     @property
     def path_nodes(self) -> list[int] | None:
         return self._path
+
+    @property
+    def length(self) -> float | None:
+        """The geometric length of the path in tiles, ``path_length(self.path)`` (read from its
+        node steps); None unless found on a grid."""
+        nodes, graph = self._path, self.graph
+        if nodes is None or not isinstance(graph, GridGraph):
+            return None
+        steps = list(map(sub, islice(nodes, 1, None), nodes))
+        s = graph.stride
+        straight = steps.count(1) + steps.count(-1) + steps.count(s) + steps.count(-s)
+        return steps_length(straight, len(steps) - straight)
 
     @property
     def path(self) -> list[tuple[int, int]] | list[int] | None:
@@ -449,6 +633,18 @@ class AStar(SteppedSearch):
 
 
 _NUMPY_FROM = 256  # below this many tiles, plain Python beats numpy's call overhead
+_DIAGONAL = math.hypot(1.0, 1.0)  # one diagonal step, as path_length measures it
+_DIAGONAL_HI = math.ldexp(math.floor(math.ldexp(_DIAGONAL, 32)), -32)  # its first 33 bits
+_DIAGONAL_LO = _DIAGONAL - _DIAGONAL_HI  # and the other 20
+
+
+def steps_length(straight: int, diagonal: int) -> float:
+    """The length of a tile path of ``straight`` straight steps and ``diagonal`` diagonal ones:
+    ``math.fsum`` of the steps (what ``path_length`` gives for it), in constant time. Below 2**20
+    diagonal steps both products are exact, so the fsum of three terms is the fsum of all."""
+    if diagonal < 1 << 20:
+        return math.fsum((float(straight), diagonal * _DIAGONAL_HI, diagonal * _DIAGONAL_LO))
+    return math.fsum(chain(repeat(1.0, straight), repeat(_DIAGONAL, diagonal)))  # pragma: no cover
 
 
 def path_length(path: list[tuple[int, int]]) -> float:

@@ -18,6 +18,8 @@ from ..maps.tilemap import INF, TileMap
 from .heuristics import HEURISTICS, admissible, make_heuristic
 
 SQRT2 = math.sqrt(2.0)
+#: ``GridGraph.uniform_steps``: straight offsets by mask, diagonal offsets by mask, their two costs
+UniformSteps = tuple[list[tuple[int, ...]], list[tuple[int, ...]], float, float]
 DIAGONAL_POLICIES = ("never", "both", "either", "always")
 COST_MODELS = {"lester": (10.0, 14.0), "octile": (1.0, SQRT2)}
 _NO_CHECK, _BOTH_FREE, _ONE_FREE = 0, 1, 2
@@ -78,8 +80,13 @@ class GridGraph:
             penalty[1:-1, 1:-1] = tilemap.influence
         straight, diagonal = options.units
         self.passable = bytes(np.isfinite(cost).ravel().astype(np.uint8))
-        self.straight_cost = (cost * straight + penalty).ravel().tolist()
-        self.diagonal_cost = (cost * diagonal + penalty).ravel().tolist()
+        straight_cost, diagonal_cost = (cost * straight + penalty).ravel(), (cost * diagonal + penalty).ravel()
+        self.straight_cost = straight_cost.tolist()
+        self.diagonal_cost = diagonal_cost.tolist()
+        open_costs = [c[np.isfinite(cost).ravel()] for c in (straight_cost, diagonal_cost)]
+        # one step cost per kind of move on every open tile (the same float the lists hold)?
+        self._unit_costs = tuple(float(c[0]) for c in open_costs) \
+            if open_costs[0].size and all((c == c[0]).all() for c in open_costs) else None
         self.min_cost = tilemap.min_cost()
         ys, xs = np.divmod(np.arange((self.height + 2) * self.stride), self.stride)
         self.xs, self.ys = xs.tolist(), ys.tolist()  # padded coordinates per node, for heuristics
@@ -87,6 +94,12 @@ class GridGraph:
         self.legal = self._legal_masks(np.isfinite(cost))
         self.moves_by_mask = [tuple((m[0], m[1], k) for k, m in enumerate(self.moves) if mask >> k & 1)
                               for mask in range(1 << len(self.moves))]
+        # what the search's grid loops read: (offset, step-cost list) per legal move, and on a map
+        # whose every open tile costs the same, the straight and the diagonal offsets and the cost
+        # of each kind of step
+        self.steps_by_mask: list[tuple[tuple[int, list[float]], ...]] = [
+            tuple((d, costs) for d, costs, _k in moves) for moves in self.moves_by_mask]
+        self.uniform_steps = self._uniform_steps()
         self.node_count = (self.height + 2) * self.stride
         self.cell_count = self.width * self.height
         self.jps: Any = None  # what search.jps derives from this graph (``jps.prepare``), on first use
@@ -101,6 +114,17 @@ class GridGraph:
                 for dy in (1, -1):
                     moves.append((dx + dy * s, self.diagonal_cost, check, dx, dy * s))
         return moves
+
+    def _uniform_steps(self) -> UniformSteps | None:
+        """Per legal-move mask the offsets of its straight moves and of its diagonal ones (each in
+        the order of ``moves``, straight moves first as there), and the one cost of a straight and
+        of a diagonal step on every open tile (the very floats the cost lists hold); None when
+        open tiles differ in cost."""
+        if self._unit_costs is None:
+            return None
+        straight = [tuple(d for d, costs in steps if costs is self.straight_cost) for steps in self.steps_by_mask]
+        diagonal = [tuple(d for d, costs in steps if costs is not self.straight_cost) for steps in self.steps_by_mask]
+        return straight, diagonal, self._unit_costs[0], self._unit_costs[1]
 
     def _legal_masks(self, free: np.ndarray) -> bytes:
         h, w = self.height, self.width

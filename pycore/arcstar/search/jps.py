@@ -51,16 +51,29 @@ from __future__ import annotations
 
 import time
 from array import array
-from heapq import heappop, heappush
+from collections.abc import Callable
+from heapq import heappop, heappush, heappushpop
 from itertools import repeat
 from typing import Any
 
 import numpy as np
 
+from ..outcomes import Status
+from .engine import (
+    FOUND,
+    NO_PATH,
+    RUNNING,
+    SteppedSearch,
+    Trace,
+    acquire_workspace,
+    check_search_args,
+    parent_chain,
+    release_workspace,
+    steps_length,
+)
 from .grid import GridGraph
 from .heuristics import HEURISTICS, make_heuristic
 from .jump_tables import compute_tables, forced_bits, padded_free
-from .engine import FOUND, NO_PATH, RUNNING, SteppedSearch, Trace, acquire_workspace, release_workspace, check_search_args, parent_chain
 
 __all__ = ["JPS", "JPSPlus", "check_graph", "jump_tables", "prepare"]
 
@@ -228,6 +241,10 @@ def _plans() -> tuple:
 _PLANS = _plans()
 
 
+def _unused(node: int) -> float:  # pragma: no cover - stands in for H where it is inlined
+    raise AssertionError("inlined heuristic called")
+
+
 def _octile_constants(graph: GridGraph, weight: float) -> tuple[float, float]:
     """The two factors of ``heuristics.make_heuristic``'s octile estimate, for inlining it in
     the hot loop: h = max * a + min * b (the tests check both agree exactly)."""
@@ -294,7 +311,10 @@ class _JumpSearch(SteppedSearch):
         self.goal_found: int | None = None
         self.cost: float | None = None
         self.trace = Trace() if trace else None
-        self._heuristic, self._weight, self._hfun = heuristic, weight, None
+        self._heuristic, self._weight = heuristic, weight
+        self._hfun: Callable[[int], float] | None = None
+        self._hs: float | None
+        self._hextra: float | None
         s = prep.stride
         if heuristic == "octile":  # inlined in the hot loops, same arithmetic as make_heuristic
             self._hs, self._hextra = prep.octile if weight == 1.0 else _octile_constants(graph, weight)
@@ -310,17 +330,20 @@ class _JumpSearch(SteppedSearch):
         self._tiles: list[tuple[int, int]] | None = None
         ws.g[start], ws.parent[start], ws.stamp[start] = 0.0, -1, self._open_stamp
         self._heap: list[tuple[float, float, int, int]] = [(h0, h0, start, _START)]
+        # the best entry of the last expansion, kept off the heap: ``heappushpop`` at the next pop
+        # returns it without a heap operation when it is the smallest (as in ``search.AStar``)
+        self._held: tuple[float, float, int, int] | None = None
         if self.trace is not None:
             self.trace.updates.extend((start, 0.0, -1))
 
     @property
-    def _h(self):
+    def _h(self) -> Callable[[int], float]:
         """``heuristics.make_heuristic``'s estimate toward the goal (built on first use)."""
         if self._hfun is None:
             self._hfun = make_heuristic(self._heuristic, self.graph, self.goal, self._weight)
         return self._hfun
 
-    def _finish(self, status: str, goal: int | None) -> None:
+    def _finish(self, status: Status, goal: int | None) -> None:
         self.status = status
         self.goal_found = goal
         ws = self._ws
@@ -328,15 +351,15 @@ class _JumpSearch(SteppedSearch):
             self._jump_path = parent_chain(ws.parent, self.start, goal)
             self.cost = ws.g[goal]
         if self.trace is not None:
-            self.trace.snapshot(ws, self._open_stamp + 1, self._h)
-        self._heap = []
+            self.trace.snapshot(self._h)
+        self._heap, self._held = [], None
         release_workspace(ws)
 
     # -- results ----------------------------------------------------------------------------
     @property
     def open_count(self) -> int:
         """Entries on the open list (stale duplicates included)."""
-        return len(self._heap)
+        return len(self._heap) + (self._held is not None)
 
     @property
     def path_nodes(self) -> list[int] | None:
@@ -349,6 +372,29 @@ class _JumpSearch(SteppedSearch):
     def jump_points(self) -> list[int] | None:
         """The jump points of the path only (start and goal included)."""
         return self._jump_path
+
+    @property
+    def length(self) -> float | None:
+        """The geometric length of the path in tiles, ``path_length(self.path)`` (read from its
+        legs: each is ``min(|dx|, |dy|)`` diagonal steps, then the rest straight); None unless found."""
+        jumps = self._jump_path
+        if jumps is None:
+            return None
+        s = self._prep.stride
+        straight = diagonal = 0
+        ay, ax = divmod(jumps[0], s)
+        for b in jumps[1:]:
+            by, bx = divmod(b, s)
+            adx = bx - ax if bx > ax else ax - bx
+            ady = by - ay if by > ay else ay - by
+            if adx < ady:
+                diagonal += adx
+                straight += ady - adx
+            else:
+                diagonal += ady
+                straight += adx - ady
+            ax, ay = bx, by
+        return steps_length(straight, diagonal)
 
     @property
     def path(self) -> list[tuple[int, int]] | None:
@@ -419,8 +465,10 @@ class JPS(_JumpSearch):
         P, T, s, ts = prep.P, prep.T, prep.stride, prep.tstride
         S, D = prep.straight, prep.diagonal
         ws, heap = self._ws, self._heap
-        hs, hextra = self._hs, self._hextra
-        h_of = self._h if hs is None else None
+        inline = self._hs is not None and self._hextra is not None  # octile: computed in the loop
+        hs = self._hs if self._hs is not None else 0.0
+        hextra = self._hextra if self._hextra is not None else 0.0
+        h_of = _unused if inline else self._h
         g, parent, stamp = ws.g, ws.parent, ws.stamp
         open_s = self._open_stamp
         closed_s = open_s + 1
@@ -431,13 +479,18 @@ class JPS(_JumpSearch):
         tr = self.trace
         fwd, bwd, plans = _fwd, _bwd, _PLANS
         sides = ((-1, s), (1, s), (-s, 1), (s, 1))  # per arrival: (offset back, offset to the side)
+        held = self._held
         n = 0
         while n < budget:
-            if not heap:
+            if held is not None:  # the best entry the last expansion added, held back from the heap
+                _f, _hh, i, arr = heappushpop(heap, held)
+                held = None
+            elif heap:
+                _f, _hh, i, arr = heappop(heap)
+            else:
                 self.expanded += n
                 self._finish(NO_PATH, None)
                 return
-            _f, _hh, i, arr = heappop(heap)
             if stamp[i] == closed_s:
                 continue
             stamp[i] = closed_s
@@ -520,17 +573,25 @@ class JPS(_JumpSearch):
                 parent[j] = i
                 if tr is not None:
                     tr.updates.extend((j, ng, i))
-                if hs is None:
+                if not inline:
                     hj = h_of(j)
                 else:
                     hx = gx - jx if jx < gx else jx - gx
                     hy = gy - jy if jy < gy else jy - gy
                     hj = hx * hs + hy * hextra if hx > hy else hy * hs + hx * hextra
-                heappush(heap, (ng + hj, hj, j, code))
+                entry = (ng + hj, hj, j, code)
+                if held is None:
+                    held = entry
+                elif entry < held:
+                    heappush(heap, held)
+                    held = entry
+                else:
+                    heappush(heap, entry)
                 if reached_rule and j == goal:
                     self.expanded += n
                     self._finish(FOUND, j)
                     return
+        self._held = held
         self.expanded += n
 
 
@@ -573,10 +634,13 @@ class JPSPlus(_JumpSearch):
         s = prep.stride
         S, D = prep.straight, prep.diagonal
         plans, forced = prep.plans, prep.forced
+        assert plans is not None and forced is not None
         start_plans = plans[_START]
         ws, heap = self._ws, self._heap
-        hs, hextra = self._hs, self._hextra
-        h_of = self._h if hs is None else None
+        inline = self._hs is not None and self._hextra is not None  # octile: computed in the loop
+        hs = self._hs if self._hs is not None else 0.0
+        hextra = self._hextra if self._hextra is not None else 0.0
+        h_of = _unused if inline else self._h
         g, parent, stamp = ws.g, ws.parent, ws.stamp
         open_s = self._open_stamp
         closed_s = open_s + 1
@@ -584,13 +648,18 @@ class JPSPlus(_JumpSearch):
         gy, gx = divmod(goal, s)
         reached_rule = self.stop == "reached"
         tr = self.trace
+        held = self._held
         n = 0
         while n < budget:
-            if not heap:
+            if held is not None:  # the best entry the last expansion added, held back from the heap
+                _f, _hh, i, arr = heappushpop(heap, held)
+                held = None
+            elif heap:
+                _f, _hh, i, arr = heappop(heap)
+            else:
                 self.expanded += n
                 self._finish(NO_PATH, None)
                 return
-            _f, _hh, i, arr = heappop(heap)
             if stamp[i] == closed_s:
                 continue
             stamp[i] = closed_s
@@ -676,17 +745,25 @@ class JPSPlus(_JumpSearch):
                 parent[j] = i
                 if tr is not None:
                     tr.updates.extend((j, ng, i))
-                if hs is None:
+                if not inline:
                     hj = h_of(j)
                 else:
                     hx = gx - jx if jx < gx else jx - gx
                     hy = gy - jy if jy < gy else jy - gy
                     hj = hx * hs + hy * hextra if hx > hy else hy * hs + hx * hextra
-                heappush(heap, (ng + hj, hj, j, code))
+                entry = (ng + hj, hj, j, code)
+                if held is None:
+                    held = entry
+                elif entry < held:
+                    heappush(heap, held)
+                    held = entry
+                else:
+                    heappush(heap, entry)
                 if reached_rule and j == goal:
                     self.expanded += n
                     self._finish(FOUND, j)
                     return
+        self._held = held
         self.expanded += n
 
 
