@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 import arcstar
 from arcstar.maps.tilemap import WALL
+from arcstar.search.abstract_graph import MAX_CLUSTER, abstract_graph
 from arcstar.search.engine import AStar
 from arcstar.search.grid import GridOptions, graph_for
-from arcstar.search.hierarchical import HPA_MAX_RATIO, MAX_CLUSTER, HierarchicalAStar, abstract_graph, find_path
+from arcstar.search.hierarchical import HPA_MAX_RATIO, HierarchicalAStar, find_path
 from conftest import benchmarks_dir
 from reference import check_path, dijkstra, path_cost
 

@@ -16,7 +16,8 @@ from arcstar.maps.mapio import load_map, parse_scen
 from arcstar.search.engine import AStar
 from arcstar.search.grid import GridOptions, graph_for
 from arcstar.search.heuristics import make_heuristic
-from arcstar.search.jps import JPS, JPSPlus, check_graph, jump_tables
+from arcstar.search.jps import JPS, JPSPlus
+from arcstar.search.jps_prep import check_graph, jump_tables
 from arcstar.search.jump_tables import DIRECTIONS, compute_tables, forced_bits, padded_free
 from conftest import benchmarks_dir
 from reference import check_path, dijkstra, path_cost

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from arcstar import parse_ascii, plan
 from arcstar.geometry.primitives import Arc, Line, Path
 from arcstar.maps.tilemap import TileMap
-from arcstar.turning.methods import TIGHTER_LEVELS, TURN_METHODS, Realized, realize
+from arcstar.turning.layout import TIGHTER_LEVELS
+from arcstar.turning.methods import TURN_METHODS, Realized, realize
 
 STEP = 0.02  # sampling step (tiles)
 TIGHT = ("tighter", "road", "road+cones")  # methods that may turn tighter than the radius, or pivot

@@ -18,7 +18,8 @@ from ..search.engine import AStar
 from ..search.graph import Graph
 from ..search.grid import GridGraph
 from ..search.hierarchical import HierarchicalAStar
-from ..search.jps import JPS, JPSPlus, jps_unsuitable
+from ..search.jps import JPS, JPSPlus
+from ..search.jps_prep import jps_unsuitable
 from ..search.openlists import OPEN_LISTS
 from ..search.options import SearchOptions
 

@@ -102,7 +102,7 @@ class GridGraph:
         self.uniform_steps = self._uniform_steps()
         self.node_count = (self.height + 2) * self.stride
         self.cell_count = self.width * self.height
-        self.jps: Any = None  # what search.jps derives from this graph (``jps.prepare``), on first use
+        self.jps: Any = None  # what search.jps derives from this graph (``jps_prep.prepare``), on first use
 
     def _moves(self) -> list[tuple[int, list, int, int, int]]:
         s = self.stride

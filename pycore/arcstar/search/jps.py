@@ -44,16 +44,14 @@ JPS scans the graph's padded passability bytes (and a transposed copy for column
 analogue of the block-based scanning of Harabor and Grastien, 2014). JPS+ reads jump distances
 precomputed by ``jump_tables.compute_tables`` (numpy), cached per graph, hence per map version;
 the goal, absent from the tables, is found with Rabin's target-jump-point test against the
-goal's row, column and diagonal quadrant.
+goal's row, column and diagonal quadrant. The checks, the per-graph data, the successor plans
+and the path interpolation are ``jps_prep``'s; this module holds the two searches.
 """
 
 from __future__ import annotations
 
-import time
-from array import array
 from collections.abc import Callable
 from heapq import heappop, heappush, heappushpop
-from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -73,94 +71,25 @@ from .engine import (
 )
 from .grid import GridGraph
 from .heuristics import HEURISTICS, make_heuristic
-from .jump_tables import compute_tables, forced_bits, padded_free
+from .jps_prep import (
+    ARRIVE_E,
+    ARRIVE_N,
+    ARRIVE_S,
+    ARRIVE_START,
+    ARRIVE_W,
+    PLANS,
+    START_ORDERS,
+    Prep,
+    interpolate,
+    interpolate_tiles,
+    jump_tables,
+    octile_constants,
+    prepare,
+)
 
-__all__ = ["JPS", "JPSPlus", "check_graph", "jump_tables", "prepare"]
+__all__ = ["JPS", "JPSPlus"]
 
 _ZERO = b"\x00"
-_REQUIREMENT = "JPS needs uniform costs, 8 neighbours and no corner cutting (diagonal policy 'both')"
-
-
-class _Prep:
-    """What JPS and JPS+ derive once per graph: passability in both layouts, step costs, tables."""
-
-    __slots__ = ("P", "T", "stride", "tstride", "straight", "diagonal", "tables", "plans", "forced", "table_ms",
-                 "octile")
-
-    def __init__(self, graph: GridGraph, straight: float, diagonal: float) -> None:
-        self.P = graph.passable
-        self.stride = graph.stride
-        self.tstride = graph.height + 2
-        free = padded_free(graph.passable, graph.height, graph.width)
-        self.T = np.ascontiguousarray(free.T).astype(np.uint8).tobytes()  # column-major copy
-        self.straight, self.diagonal = straight, diagonal
-        self.tables: tuple | None = None
-        self.plans: tuple | None = None
-        self.forced: bytes | None = None
-        self.table_ms = 0.0
-        self.octile = _octile_constants(graph, 1.0)  # the estimate's factors at weight 1
-
-
-def check_graph(graph: GridGraph) -> tuple[float, float]:
-    """The uniform (straight, diagonal) step costs of ``graph``; ValueError if JPS cannot run on it."""
-    if not isinstance(graph, GridGraph):
-        raise ValueError(f"JPS needs a GridGraph, got {type(graph).__name__}")
-    opts = graph.options
-    if opts.neighbours != 8:
-        raise ValueError(f"{_REQUIREMENT}; this graph has {opts.neighbours} neighbours")
-    if opts.diagonal != "both":
-        raise ValueError(f"{_REQUIREMENT}; this graph's diagonal policy is {opts.diagonal!r} "
-                         "(corner cutting rules other than no corner cutting)")
-    free = np.frombuffer(graph.passable, dtype=np.uint8) != 0
-    if not free.any():
-        raise ValueError("the map has no open tile")
-    sc = np.asarray(graph.straight_cost, dtype=np.float64)[free]
-    dc = np.asarray(graph.diagonal_cost, dtype=np.float64)[free]
-    su, du = opts.units
-    terrain = (dc - sc) / (du - su)  # the per-tile terrain multiplier; the influence cancels out
-    penalty = sc - terrain * su
-    t_lo, t_hi = float(terrain.min()), float(terrain.max())
-    if t_hi - t_lo > 1e-9 * t_hi:
-        raise ValueError(f"{_REQUIREMENT}; open tiles have different terrain costs ({t_lo:g} to {t_hi:g}): "
-                         "use A* on non-uniform costs")
-    if float(np.abs(penalty).max()) > 1e-9 * t_hi * su:
-        raise ValueError(f"{_REQUIREMENT}; the map has an influence layer (per-tile penalties): "
-                         "use A* with influence")
-    return float(sc[0]), float(dc[0])
-
-
-def prepare(graph: GridGraph) -> _Prep:
-    """Check ``graph`` and return its cached JPS data (built once per graph, i.e. per map version)."""
-    if not isinstance(graph, GridGraph):
-        raise ValueError(f"JPS needs a GridGraph, got {type(graph).__name__}")
-    prep = graph.jps  # kept on the graph: a _Prep, or why JPS cannot run on it
-    if prep is None:
-        try:
-            straight, diagonal = check_graph(graph)
-        except ValueError as e:
-            graph.jps = str(e)
-            raise
-        prep = graph.jps = _Prep(graph, straight, diagonal)
-    elif isinstance(prep, str):
-        raise ValueError(prep)
-    return prep
-
-
-def jump_tables(graph: GridGraph) -> tuple:
-    """The 8 JPS+ jump-distance tables of ``graph`` (``array('h')`` per direction, indexed by node
-    id, order ``jump_tables.DIRECTIONS``), built with numpy on first use and cached per graph."""
-    prep = prepare(graph)
-    if prep.tables is None:
-        t0 = time.perf_counter()
-        free = padded_free(graph.passable, graph.height, graph.width)
-        tabs = compute_tables(free)
-        if max(graph.width, graph.height) >= 32767:  # pragma: no cover - TileMap caps sizes far below
-            raise ValueError("map too large for 16-bit jump tables")
-        prep.tables = tuple(array("h", t.astype(np.int16).tobytes()) for t in tabs)
-        prep.plans = _plus_plans(prep.tables, prep.stride)
-        prep.forced = forced_bits(free).tobytes()
-        prep.table_ms = (time.perf_counter() - t0) * 1000.0
-    return prep.tables
 
 
 # -- straight scans on a padded byte grid --------------------------------------------------------
@@ -198,59 +127,8 @@ def _bwd(B: bytes, i: int, w: int, g: int) -> int:
     return end if end != wall else -1
 
 
-_ALL8 = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))  # the start's directions
-
-
-def _start_orders() -> tuple:
-    """The start's 8 directions, by the goal's side ((sign dx + 1) * 3 + sign dy + 1): those
-    toward the goal first, so a goal in plain sight ends the expansion before the others run."""
-    orders = []
-    for sx in (-1, 0, 1):
-        for sy in (-1, 0, 1):
-            first = [d for d in ((sx, sy), (sx, 0), (0, sy)) if d != (0, 0) and d in _ALL8]
-            orders.append(tuple(dict.fromkeys(first + list(_ALL8))))
-    return tuple(orders)
-
-
-_START_ORDERS = _start_orders()
-
-# Arrival codes kept with each open-list entry: how the node was entered, which decides its
-# successors. Every node but the start is entered by a straight move (possibly after a diagonal
-# leg: intermediate jump points on diagonals never go on the open list), so four codes suffice.
-_E, _W, _S, _N, _START = 0, 1, 2, 3, 4
-_ARRIVAL_MOVE = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-
-def _plans() -> tuple:
-    """plans[arrival][forced bits] -> the directions (dx, dy) to jump in: straight on, and for
-    each forced side (bit 1: toward -y for a horizontal move, -x for a vertical one; bit 2: the
-    other side) the perpendicular step and the diagonal between it and straight on."""
-    plans = []
-    for dx, dy in _ARRIVAL_MOVE:
-        by_bits = []
-        for bits in range(4):
-            dirs = [(dx, dy)]
-            for bit, side in ((1, -1), (2, 1)):
-                if bits & bit:
-                    dirs += [(0, side), (dx, side)] if dx else [(side, 0), (side, dy)]
-            by_bits.append(tuple(dirs))
-        plans.append(tuple(by_bits))
-    return tuple(plans)
-
-
-_PLANS = _plans()
-
-
 def _unused(node: int) -> float:  # pragma: no cover - stands in for H where it is inlined
     raise AssertionError("inlined heuristic called")
-
-
-def _octile_constants(graph: GridGraph, weight: float) -> tuple[float, float]:
-    """The two factors of ``heuristics.make_heuristic``'s octile estimate, for inlining it in
-    the hot loop: h = max * a + min * b (the tests check both agree exactly)."""
-    straight, diagonal = graph.options.units
-    scale = weight * graph.min_cost
-    return straight * scale, (diagonal - straight) * scale
 
 
 class _JumpSearch(SteppedSearch):
@@ -275,9 +153,9 @@ class _JumpSearch(SteppedSearch):
         if heuristic not in HEURISTICS:
             raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, got {heuristic!r}")
         prep = graph.jps if type(graph) is GridGraph else None
-        if type(prep) is not _Prep:
+        if type(prep) is not Prep:
             prep = prepare(graph)
-        assert isinstance(prep, _Prep)
+        assert isinstance(prep, Prep)
         if type(goals) is list and len(goals) == 1:
             goal = goals[0]
         elif isinstance(goals, (list, tuple)):
@@ -317,7 +195,7 @@ class _JumpSearch(SteppedSearch):
         self._hextra: float | None
         s = prep.stride
         if heuristic == "octile":  # inlined in the hot loops, same arithmetic as make_heuristic
-            self._hs, self._hextra = prep.octile if weight == 1.0 else _octile_constants(graph, weight)
+            self._hs, self._hextra = prep.octile if weight == 1.0 else octile_constants(graph, weight)
             hx, hy = abs(start % s - goal % s), abs(start // s - goal // s)
             h0 = hx * self._hs + hy * self._hextra if hx > hy else hy * self._hs + hx * self._hextra
         else:
@@ -329,7 +207,7 @@ class _JumpSearch(SteppedSearch):
         self._jump_path: list[int] | None = None
         self._tiles: list[tuple[int, int]] | None = None
         ws.g[start], ws.parent[start], ws.stamp[start] = 0.0, -1, self._open_stamp
-        self._heap: list[tuple[float, float, int, int]] = [(h0, h0, start, _START)]
+        self._heap: list[tuple[float, float, int, int]] = [(h0, h0, start, ARRIVE_START)]
         # the best entry of the last expansion, kept off the heap: ``heappushpop`` at the next pop
         # returns it without a heap operation when it is the smallest (as in ``search.AStar``)
         self._held: tuple[float, float, int, int] | None = None
@@ -365,7 +243,7 @@ class _JumpSearch(SteppedSearch):
     def path_nodes(self) -> list[int] | None:
         """Every node of the path, start to goal (jump points and the tiles between them)."""
         if self._path is None and self._jump_path is not None:
-            self._path = _interpolate(self._jump_path, self._prep.stride)
+            self._path = interpolate(self._jump_path, self._prep.stride)
         return self._path
 
     @property
@@ -402,52 +280,8 @@ class _JumpSearch(SteppedSearch):
         if self._jump_path is None:
             return None
         if self._tiles is None:
-            self._tiles = _interpolate_tiles(self._jump_path, self._prep.stride)
+            self._tiles = interpolate_tiles(self._jump_path, self._prep.stride)
         return list(self._tiles)
-
-
-def _interpolate(jumps: list[int], stride: int) -> list[int]:
-    """Fill in the nodes between consecutive jump points. Each leg is straight, diagonal, or
-    diagonal first and then straight (a jump found from a point on a diagonal ray)."""
-    a = jumps[0]
-    out = [a]
-    ay, ax = divmod(a, stride)
-    for b in jumps[1:]:
-        by, bx = divmod(b, stride)
-        ddx, ddy = bx - ax, by - ay
-        adx = ddx if ddx > 0 else -ddx
-        ady = ddy if ddy > 0 else -ddy
-        if adx and ady:
-            d = (1 if ddx > 0 else -1) + (stride if ddy > 0 else -stride)
-            a += d * (adx if adx < ady else ady)
-            out.extend(range(out[-1] + d, a + (1 if d > 0 else -1), d))
-        if adx != ady:
-            d = (1 if ddx > 0 else -1) if adx > ady else (stride if ddy > 0 else -stride)
-            out.extend(range(a + d, b + (1 if d > 0 else -1), d))
-        a, ax, ay = b, bx, by
-    return out
-
-
-def _interpolate_tiles(jumps: list[int], stride: int) -> list[tuple[int, int]]:
-    """The same path as ``_interpolate``, as map tiles (x, y) (built with ranges in C)."""
-    ay, ax = divmod(jumps[0], stride)
-    ax, ay = ax - 1, ay - 1
-    out = [(ax, ay)]
-    for b in jumps[1:]:
-        by, bx = divmod(b, stride)
-        bx, by = bx - 1, by - 1
-        dx, dy = (1 if bx > ax else -1), (1 if by > ay else -1)
-        adx, ady = (bx - ax) * dx, (by - ay) * dy
-        k = adx if adx < ady else ady
-        if k:
-            out.extend(zip(range(ax + dx, ax + dx * k + dx, dx), range(ay + dy, ay + dy * k + dy, dy)))
-            ax, ay = ax + dx * k, ay + dy * k
-        if adx > ady:
-            out.extend(zip(range(ax + dx, bx + dx, dx), repeat(ay)))
-        elif ady > adx:
-            out.extend(zip(repeat(ax), range(ay + dy, by + dy, dy)))
-        ax, ay = bx, by
-    return out
 
 
 class JPS(_JumpSearch):
@@ -477,7 +311,7 @@ class JPS(_JumpSearch):
         gt = gx * ts + gy
         reached_rule = self.stop == "reached"
         tr = self.trace
-        fwd, bwd, plans = _fwd, _bwd, _PLANS
+        fwd, bwd, plans = _fwd, _bwd, PLANS
         sides = ((-1, s), (1, s), (-s, 1), (s, 1))  # per arrival: (offset back, offset to the side)
         held = self._held
         n = 0
@@ -504,8 +338,8 @@ class JPS(_JumpSearch):
             gi = g[i]
             y, x = divmod(i, s)
             it = x * ts + y
-            if arr == _START:
-                dirs = _START_ORDERS[((gx > x) - (gx < x)) * 3 + (gy > y) - (gy < y) + 4]
+            if arr == ARRIVE_START:
+                dirs = START_ORDERS[((gx > x) - (gx < x)) * 3 + (gy > y) - (gy < y) + 4]
             else:
                 back, side = sides[arr]
                 dirs = plans[arr][(P[i - side] and not P[i + back - side])
@@ -515,7 +349,7 @@ class JPS(_JumpSearch):
                 if dy == 0:
                     j = fwd(P, i, s, goal) if dx > 0 else bwd(P, i, s, goal)
                     if j >= 0:
-                        found.append((j, gi + (j - i) * dx * S, x + j - i, y, _E if dx > 0 else _W))
+                        found.append((j, gi + (j - i) * dx * S, x + j - i, y, ARRIVE_E if dx > 0 else ARRIVE_W))
                         if j == goal:
                             break
                 elif dx == 0:
@@ -523,7 +357,7 @@ class JPS(_JumpSearch):
                     if jt >= 0:
                         steps = (jt - it) * dy
                         j = i + steps * dy * s
-                        found.append((j, gi + steps * S, x, y + steps * dy, _S if dy > 0 else _N))
+                        found.append((j, gi + steps * S, x, y + steps * dy, ARRIVE_S if dy > 0 else ARRIVE_N))
                         if j == goal:
                             break
                 else:
@@ -540,13 +374,13 @@ class JPS(_JumpSearch):
                         mt += ddt
                         t += 1
                         if m == goal:
-                            found.append((m, gi + t * D, gx, gy, _START))
+                            found.append((m, gi + t * D, gx, gy, ARRIVE_START))
                             break
                         if P[m + dx]:
                             j = fwd(P, m, s, goal) if dx > 0 else bwd(P, m, s, goal)
                             if j >= 0:
                                 found.append((j, gi + t * D + (j - m) * dx * S, x + t * dx + j - m, y + t * dy,
-                                              _E if dx > 0 else _W))
+                                              ARRIVE_E if dx > 0 else ARRIVE_W))
                                 if j == goal:
                                     break
                         if P[m + ds]:
@@ -555,7 +389,7 @@ class JPS(_JumpSearch):
                                 steps = (jt - mt) * dy
                                 j = m + steps * ds
                                 found.append((j, gi + t * D + steps * S, x + t * dx, y + (t + steps) * dy,
-                                              _S if dy > 0 else _N))
+                                              ARRIVE_S if dy > 0 else ARRIVE_N))
                                 if j == goal:
                                     break
                     if found and found[-1][0] == goal:
@@ -595,26 +429,6 @@ class JPS(_JumpSearch):
         self.expanded += n
 
 
-def _plus_plans(tables: tuple, s: int) -> tuple:
-    """JPS+ successor plans: per arrival code (E, W, S, N) and forced bits, and for the start per
-    goal side (as ``_START_ORDERS``), the records of the directions to jump in, each holding the
-    tables it reads."""
-    tE, tW, tS, tN, tSE, tSW, tNE, tNW = tables
-    straight = {(1, 0): tE, (-1, 0): tW, (0, 1): tS, (0, -1): tN}
-    diagonal = {(1, 1): tSE, (-1, 1): tSW, (1, -1): tNE, (-1, -1): tNW}
-
-    def record(dx: int, dy: int) -> tuple:
-        if dy == 0:
-            return (0, straight[(dx, 0)], dx, _E if dx > 0 else _W)
-        if dx == 0:
-            return (1, straight[(0, dy)], dy, dy * s, _S if dy > 0 else _N)
-        return (2, diagonal[(dx, dy)], straight[(dx, 0)], straight[(0, dy)], dx, dy, dx + dy * s, dy * s,
-                _E if dx > 0 else _W, _S if dy > 0 else _N)
-
-    plans = [tuple(tuple(record(dx, dy) for dx, dy in dirs) for dirs in by_bits) for by_bits in _PLANS]
-    return tuple(plans) + (tuple(tuple(record(dx, dy) for dx, dy in order) for order in _START_ORDERS),)
-
-
 class JPSPlus(_JumpSearch):
     """JPS+ (Rabin): JPS with every jump distance read from tables precomputed with numpy.
 
@@ -635,7 +449,7 @@ class JPSPlus(_JumpSearch):
         S, D = prep.straight, prep.diagonal
         plans, forced = prep.plans, prep.forced
         assert plans is not None and forced is not None
-        start_plans = plans[_START]
+        start_plans = plans[ARRIVE_START]
         ws, heap = self._ws, self._heap
         inline = self._hs is not None and self._hextra is not None  # octile: computed in the loop
         hs = self._hs if self._hs is not None else 0.0
@@ -673,7 +487,7 @@ class JPSPlus(_JumpSearch):
             gi = g[i]
             y, x = divmod(i, s)
             ddx, ddy = gx - x, gy - y
-            if arr == _START:
+            if arr == ARRIVE_START:
                 dirs = start_plans[((ddx > 0) - (ddx < 0)) * 3 + (ddy > 0) - (ddy < 0) + 4]
             else:
                 dirs = plans[arr][(forced[i] >> (arr + arr)) & 3]
@@ -686,7 +500,7 @@ class JPSPlus(_JumpSearch):
                     if ddy == 0:
                         k = ddx * dx
                         if 0 < k <= (d if d > 0 else -d):
-                            found.append((goal, gi + k * S, gx, gy, _START))
+                            found.append((goal, gi + k * S, gx, gy, ARRIVE_START))
                             break
                     if d > 0 and stamp[i + d * dx] != closed_s:
                         found.append((i + d * dx, gi + d * S, x + d * dx, y, code))
@@ -696,7 +510,7 @@ class JPSPlus(_JumpSearch):
                     if ddx == 0:
                         k = ddy * dy
                         if 0 < k <= (d if d > 0 else -d):
-                            found.append((goal, gi + k * S, gx, gy, _START))
+                            found.append((goal, gi + k * S, gx, gy, ARRIVE_START))
                             break
                     if d > 0 and stamp[i + d * step] != closed_s:
                         found.append((i + d * step, gi + d * S, x, y + d * dy, code))
@@ -711,14 +525,14 @@ class JPSPlus(_JumpSearch):
                             # the ray crosses the goal's row or column here: Rabin's target jump point
                             mk = i + k * dd
                             if ax == ay:
-                                found.append((goal, gi + k * D, gx, gy, _START))
+                                found.append((goal, gi + k * D, gx, gy, ARRIVE_START))
                                 break
                             if ay < ax:
                                 rest, r = ax - k, tab_x[mk]
                             else:
                                 rest, r = ay - k, tab_y[mk]
                             if rest <= (r if r > 0 else -r):
-                                found.append((goal, gi + k * D + rest * S, gx, gy, _START))
+                                found.append((goal, gi + k * D + rest * S, gx, gy, ARRIVE_START))
                                 break
                         if d <= 0:
                             break
@@ -765,18 +579,3 @@ class JPSPlus(_JumpSearch):
                     return
         self._held = held
         self.expanded += n
-
-
-def jps_unsuitable(graph: GridGraph, goals: list[int]) -> str:
-    """Why JPS cannot plan on this graph ("" when it can): it needs uniform costs, 8 neighbours,
-    no corner cutting and a single goal. Checked once per graph (the check reads the whole map)."""
-    if len(goals) > 1 and len(set(goals)) > 1:
-        return "takes one goal"
-    prep = graph.jps
-    if type(prep) is _Prep:
-        return ""
-    try:
-        prepare(graph)
-    except ValueError as e:
-        return f"does not apply ({e})"
-    return ""

@@ -10,9 +10,9 @@ import math
 from dataclasses import dataclass
 
 from ..outcomes import BadInput, shown
+from .abstract_graph import DEFAULT_CLUSTER, check_cluster_size
 from .engine import STOP_RULES
 from .grid import COST_MODELS, DIAGONAL_POLICIES, GridOptions
-from .hierarchical import DEFAULT_CLUSTER, check_cluster_size
 from .openlists import OPEN_LISTS
 
 

@@ -3,7 +3,8 @@
 and road cornering; every method can run in slices (``realize_steps``)."""
 
 from .art import to_fixed_angles
-from .methods import TIGHTER_LEVELS, TURN_METHODS, Realized, realize, realize_steps, run_work
+from .layout import TIGHTER_LEVELS
+from .methods import TURN_METHODS, Realized, realize, realize_steps, run_work
 from .options import TurningOptions
 from .roads import realize_on_road
 from .smoothing import smooth, smooth_points, tile_centres

@@ -69,48 +69,54 @@ Continuity: positions are continuous everywhere; headings are continuous except 
 corners of ``"smooth"`` and at the pivots of ``"tighter"``; gears flip only in ``"backup"``
 (and with ``can_reverse``) at cusps, where the heading is continuous. Arcs never have a radius
 below ``radius`` except in ``"tighter"``, where each smaller one has its speed limit.
+
+The legs, corners, groups and candidate curves the methods build on are ``layout``'s; this
+module holds the methods, their input checks and the re-searches.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Generator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, cast
 
 import numpy as np
 
 from ..collision.clearance import MOVES
-from ..collision.swept import (
-    body_reach,
-    check_width,
-    first_collision,
-    hit_tables,
-    path_clear,
-    primitive_hits,
-    primitive_of,
-)
+from ..collision.swept import check_width, first_collision, path_clear
 from ..collision.unit import unit_graph
-from ..geometry.curves import arc_then_line, arc_then_line_candidates, dubins, dubins_all, reeds_shepp_all
-from ..geometry.primitives import Arc, Line, Path, Pose, angle_diff, check_radius, finite
+from ..geometry.curves import dubins, reeds_shepp_all
+from ..geometry.primitives import Line, Path, Pose, angle_diff, check_radius, finite
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..search.engine import AStar
 from ..search.options import SearchOptions
+from .layout import (
+    TIGHTER_LEVELS,
+    Built,
+    Ctx,
+    Layout,
+    Piece,
+    Turn,
+    along,
+    count_turns,
+    describe_collision,
+    first_candidate,
+    first_clear,
+    polyline,
+    single_point,
+    speed_limits,
+)
 from .smoothing import smooth_points, tile_centres
 
-__all__ = ["BACKUP_SLIDES", "TIGHTER_LEVELS", "TURN_METHODS", "Realized", "realize", "speed_factor"]
+__all__ = ["BACKUP_SLIDES", "TURN_METHODS", "Realized", "realize"]
 
 TURN_METHODS = ("smooth", "ignore", "recalculate", "tighter", "backup")
-#: "tighter" halves a colliding turn's radius at most this many times before pivoting.
-TIGHTER_LEVELS = 6
 #: "backup" slides the entry/exit poses of a colliding turn by these multiples of the radius.
 BACKUP_SLIDES = (0.0, 0.5, 1.0, 2.0, 4.0)
 
-_ANGLE_EPS = 1e-9  # heading changes up to this are no turn
-_HAIRPIN = math.pi - 1e-6  # corners turning more than this get no fillet
-_LEG_EPS = 1e-9
 _FREE_HEADINGS = tuple(k * math.pi / 4.0 for k in range(8))
 _BIT = {d: k for k, d in enumerate(MOVES)}
 
@@ -149,12 +155,6 @@ class Realized:
                 "waypoints": [list(p) for p in self.waypoints],
                 "speed_limits": [list(s) for s in self.speed_limits], "turns": self.turns,
                 "message": self.message, "searches": self.searches}
-
-
-def speed_factor(turn_radius: float, radius: float) -> float:
-    """The speed factor for a turn of ``turn_radius`` by a unit whose normal turning radius is
-    ``radius``: ``sqrt(turn_radius / radius)`` (equal lateral acceleration), at most 1."""
-    return min(1.0, math.sqrt(max(turn_radius, 0.0) / radius))
 
 
 # ----------------------------------------------------------------------------- input
@@ -252,428 +252,6 @@ def masked_search(tilemap: TileMap, opts: SearchOptions, heuristic: str, width: 
                  open_list=opts.open_list, turn_penalty=opts.turn_penalty)
 
 
-# ----------------------------------------------------------------------------- context
-
-class _Ctx:
-    """The map and unit a realisation is checked against."""
-
-    def __init__(self, tilemap: TileMap, width: float, radius: float, can_reverse: bool) -> None:
-        self.map = tilemap
-        self.width = width
-        self.r = radius
-        self.can_reverse = can_reverse
-        self._t = hit_tables(tilemap)
-        self.body_reach = body_reach(width)
-
-    def clear(self, segs: Sequence[Line | Arc]) -> bool:
-        """Exact swept-disc test of a chain of segments."""
-        t, r = self._t, self.body_reach
-        return not any(primitive_hits(t, primitive_of(s), r) for s in segs)
-
-
-def _first_clear(ctx: _Ctx) -> Callable[[list[list]], list]:
-    def choose(cands: list[list]) -> list:
-        for c in cands:
-            if ctx.clear(c):
-                return c
-        return cands[0]
-    return choose
-
-
-def _first(cands: list[list]) -> list:
-    return cands[0]
-
-
-# ----------------------------------------------------------------------------- layout
-
-@dataclass
-class _Turn:
-    """What the path does at corners ``first..last`` (waypoint indices): entry and exit are
-    (leg, distance along the effective leg) or None (the start pose / the goal)."""
-
-    first: int
-    last: int
-    kind: str  # "none", "start", "goal", "fillet", "group", "pivot", "reverse"
-    entry: tuple[int, float] | None
-    exit: tuple[int, float] | None
-    segs: list
-    radius: float
-
-
-def _along(anchor: tuple[int, float] | None) -> float:
-    """The distance along its leg of an anchor between two turns (never the start or goal pose,
-    which only the first turn's entry and the last turn's exit are)."""
-    assert anchor is not None
-    return anchor[1]
-
-
-@dataclass
-class _Piece:
-    kind: str  # "line" or a turn kind
-    segs: list
-    first: int  # corner range (turns) or leg index (lines)
-    last: int
-    radius: float
-    d0: float = 0.0
-    d1: float = 0.0
-
-
-@dataclass
-class _Built:
-    path: Path
-    pieces: list[_Piece]
-    turns: list[_Turn]
-    layout: _Layout
-
-
-class _Layout:
-    """A polyline (the smoothed waypoints) with start and goal headings, laid out as legs and
-    corners for given per-corner radii and pivots (corner 0 is the start, m the goal)."""
-
-    def __init__(self, pts: list[tuple[float, float]], hs: float | None, hg: float | None,
-                 rad: list[float], pivot: list[bool], choose: Callable[[list[list]], list],
-                 can_reverse: bool = False, shrink: bool = True) -> None:
-        self.shrink = shrink  # fillets beside a pivot shrink to fit (tighter) or join it (backup)
-        self.pts = pts
-        self.m = m = len(pts) - 1
-        self.hg = hg
-        self.rad = list(rad)
-        self.pivot = list(pivot)
-        self.choose = choose
-        self.can_reverse = can_reverse
-        h0 = [math.atan2(b[1] - a[1], b[0] - a[0]) for a, b in zip(pts, pts[1:])]
-        eff = list(pts)
-        self.goal_segs: list | None = None
-        self.start_segs: list | None = None
-        join_first = join_last = group_all = False
-        # the goal first: with one leg it decides the default start heading
-        turned_g = hg is not None and abs(angle_diff(hg, h0[-1])) > _ANGLE_EPS
-        if turned_g and hg is not None and not pivot[m]:
-            if m == 1 and hs is not None:
-                group_all = True
-            else:
-                rev = arc_then_line(Pose(pts[m][0], pts[m][1], hg + math.pi), pts[m - 1], rad[m])
-                arcs, line = _split_arc_line(rev)
-                if arcs and line is not None and line.length > _LEG_EPS:
-                    # drive the backwards construction forwards: same circle, heading flipped
-                    self.goal_segs = []
-                    for a2 in reversed(arcs):
-                        e = a2.end_pose()
-                        self.goal_segs.append(Arc.from_pose(Pose(e.x, e.y, e.heading + math.pi), a2.radius,
-                                                            -a2.sweep))
-                    eff[m] = arcs[-1].end_pose().xy
-                elif arcs or line is None:
-                    join_last = True
-                else:
-                    turned_g = False
-        first_heading = math.atan2(eff[1][1] - eff[0][1], eff[1][0] - eff[0][0])
-        self.hs = hs if hs is not None else first_heading
-        turned_s = abs(angle_diff(self.hs, first_heading)) > _ANGLE_EPS
-        self.S = Pose(pts[0][0], pts[0][1], self.hs)
-        self.G = Pose(pts[m][0], pts[m][1], hg) if hg is not None else None
-        if turned_s and not pivot[0] and not group_all:
-            fw = arc_then_line(self.S, eff[1], rad[0])
-            arcs, line = _split_arc_line(fw)
-            if arcs and line is not None and line.length > _LEG_EPS:
-                self.start_segs = arcs
-                eff[0] = arcs[-1].end_pose().xy
-            elif arcs or line is None:
-                join_first = True
-            else:
-                turned_s = False
-        self.turned_s, self.turned_g = turned_s, turned_g
-        self.eff = eff
-        self.he = [math.atan2(b[1] - a[1], b[0] - a[0]) for a, b in zip(eff, eff[1:])]
-        self.L = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(eff, eff[1:])]
-        self._corners(join_first, join_last, group_all)
-
-    # -- corners and groups
-    def _corners(self, join_first: bool, join_last: bool, group_all: bool) -> None:
-        m, he, L, rad, pivot = self.m, self.he, self.L, self.rad, self.pivot
-        t = [0.0] * (m + 1)
-        kind = ["none"] * (m + 1)
-        theta = [0.0] * (m + 1)
-        for i in range(1, m):
-            th = angle_diff(he[i], he[i - 1])
-            theta[i] = th
-            if abs(th) <= _ANGLE_EPS:
-                kind[i] = "none"
-            elif pivot[i]:
-                kind[i] = "pivot"
-            else:
-                kind[i] = "fillet"
-                t[i] = math.inf if abs(th) >= _HAIRPIN else rad[i] * math.tan(0.5 * abs(th))
-        if self.turned_s:
-            kind[0] = "pivot" if pivot[0] else ("start" if self.start_segs is not None else "group")
-        if self.turned_g:
-            kind[m] = "pivot" if pivot[m] else ("goal" if self.goal_segs is not None else "group")
-        self.rad_eff = list(rad)
-        # a fillet beside a pivot cannot join it: it shrinks to fit its leg instead
-        for j in range(m if self.shrink else 0):
-            a, b = j, j + 1
-            for p, q in ((a, b), (b, a)):
-                if kind[p] == "pivot" and kind[q] == "fillet" and t[q] > L[j]:
-                    t[q] = L[j]
-                    self.rad_eff[q] = L[j] / math.tan(0.5 * min(abs(theta[q]), _HAIRPIN))
-        joined = [group_all or t[j] + t[j + 1] > L[j] + 1e-9 * max(1.0, L[j]) for j in range(m)]
-        if m >= 1:
-            joined[0] = joined[0] or join_first
-            joined[m - 1] = joined[m - 1] or join_last
-        for j in range(m if self.shrink else 0):
-            if joined[j] and (kind[j] == "pivot" or kind[j + 1] == "pivot"):
-                joined[j] = False  # cannot happen after the shrinking above; never join a pivot
-        self.t, self.kind, self.theta, self.joined = t, kind, theta, joined
-
-    def pose_on_leg(self, j: int, s: float) -> Pose:
-        a = self.eff[j]
-        h = self.he[j]
-        return Pose(a[0] + s * math.cos(h), a[1] + s * math.sin(h), h)
-
-    def anchor_pose(self, anchor: tuple[int, float] | None, end: bool) -> Pose | None:
-        """The pose of an anchor; None for a free goal."""
-        if anchor is not None:
-            return self.pose_on_leg(*anchor)
-        return (self.G if end else self.S)
-
-    def turns(self) -> list[_Turn]:
-        """One ``_Turn`` per corner or group of corners, in order."""
-        m, t, L = self.m, self.t, self.L
-        out: list[_Turn] = []
-        i = 0
-        while i <= m:
-            b = i
-            while b < m and self.joined[b]:
-                b += 1
-            entry = None if i == 0 else (i - 1, L[i - 1] - t[i])
-            exit_ = None if b == m else (b, t[b])
-            if b > i:
-                out.append(self._group(i, b, entry, exit_))
-            else:
-                out.append(self._single(i, entry, exit_))
-            i = b + 1
-        return out
-
-    def _single(self, i: int, entry: tuple[int, float] | None, exit_: tuple[int, float] | None) -> _Turn:
-        k = self.kind[i]
-        m = self.m
-        if k == "start":
-            assert self.start_segs is not None  # the kind is "start" only when they were built
-            return _Turn(i, i, k, None, (0, 0.0), list(self.start_segs), self.rad[0])
-        if k == "goal":
-            assert self.goal_segs is not None  # the kind is "goal" only when they were built
-            return _Turn(i, i, k, (m - 1, self.L[m - 1]), None, list(self.goal_segs), self.rad[m])
-        if k == "fillet":
-            assert entry is not None  # fillets are inner corners, entered along a leg
-            arc = Arc.from_pose(self.pose_on_leg(*entry), self.rad_eff[i], self.theta[i])
-            return _Turn(i, i, k, entry, exit_, [arc], self.rad_eff[i])
-        if k == "pivot":
-            if i == 0:
-                return _Turn(0, 0, k, None, (0, 0.0), [Line.from_pose(self.S, 0.0)], 0.0)
-            if i == m:
-                assert self.G is not None  # the goal pivots only to turn to a given heading
-                return _Turn(m, m, k, (m - 1, self.L[m - 1]), None, [Line.from_pose(self.G, 0.0)], 0.0)
-            return _Turn(i, i, k, entry, exit_, [], 0.0)
-        # no turn: a straight joint (or the free end, or an unturned start)
-        if i == 0:
-            return _Turn(0, 0, "none", None, (0, 0.0), [], math.inf)
-        if i == m:
-            return _Turn(m, m, "none", (m - 1, self.L[m - 1]), None, [], math.inf)
-        return _Turn(i, i, "none", entry, exit_, [], math.inf)
-
-    def _group(self, a: int, b: int, entry: tuple[int, float] | None, exit_: tuple[int, float] | None) -> _Turn:
-        m = self.m
-        r = min(self.rad_eff[a:b + 1])
-        E = self.anchor_pose(entry, False)
-        assert E is not None  # a start anchor is a pose on a leg or the start pose
-        X = self.anchor_pose(exit_, True) if (exit_ is not None or self.G is not None) else None
-        free = self.pts[m] if X is None else None
-        inner = [self.pts[k] for k in range(max(a, 1), min(b, m - 1) + 1)]
-        cands = _group_candidates(E, X, free, inner, r, self.can_reverse)
-        return _Turn(a, b, "group", entry, exit_, self.choose(cands), r)
-
-    # -- assembly
-    def assemble(self, turns: list[_Turn]) -> tuple[Path, list[_Piece]]:
-        pieces: list[_Piece] = []
-        for k, tr in enumerate(turns):
-            if tr.segs:
-                pieces.append(_Piece(tr.kind, tr.segs, tr.first, tr.last, tr.radius))
-            elif tr.kind == "pivot":
-                pieces.append(_Piece("pivot", [], tr.first, tr.last, 0.0))
-            if k + 1 < len(turns):
-                j = tr.last
-                s0 = _along(tr.exit)
-                s1 = _along(turns[k + 1].entry)
-                if s1 - s0 > 1e-12:
-                    seg = Line.from_pose(self.pose_on_leg(j, s0), s1 - s0)
-                    pieces.append(_Piece("line", [seg], j, j, math.inf))
-        segs: list = [s for p in pieces for s in p.segs]
-        if not segs:
-            segs = [Line.from_pose(self.S, 0.0)]
-        d = 0.0
-        for p in pieces:
-            p.d0 = d
-            d += sum(s.length for s in p.segs)
-            p.d1 = d
-        return Path(tuple(segs)), pieces
-
-    def build(self) -> _Built:
-        turns = self.turns()
-        path, pieces = self.assemble(turns)
-        return _Built(path, pieces, turns, self)
-
-
-def _split_arc_line(p: Path | None) -> tuple[list[Arc], Line | None]:
-    """An arc-then-line path as (its arcs, its line or None)."""
-    if p is None:
-        return [], None
-    arcs = [s for s in p.segments if isinstance(s, Arc) and s.length > 0.0]
-    lines = [s for s in p.segments if isinstance(s, Line) and s.length > 0.0]
-    return arcs, (lines[-1] if lines else None)
-
-
-def _group_candidates(E: Pose, X: Pose | None, free: tuple[float, float] | None,
-                      inner: list[tuple[float, float]], r: float, can_reverse: bool) -> list[list]:
-    """Curves from E through a group of corners to X (or to the free end point), preferred
-    first: Pinter's chain of arc-then-line curves through every waypoint of the group, then the
-    direct Dubins words shortest first (and Reeds-Shepp words if reversing is allowed)."""
-    cands: list[list] = []
-    chain: list = []
-    cur = E
-    ok = True
-    for w in inner:
-        if math.hypot(w[0] - cur.x, w[1] - cur.y) <= _LEG_EPS:
-            continue
-        p = arc_then_line(cur, w, r)
-        if p is None:
-            ok = False
-            break
-        chain += [s for s in p.segments if s.length > 0.0]
-        cur = p.end_pose()
-    if ok:
-        last = dubins(cur, X, r) if X is not None else arc_then_line(cur, free, r)
-        if last is not None:
-            chain += [s for s in last.segments if s.length > 0.0]
-            cands.append(chain)
-    if X is not None:
-        direct = dubins_all(E, X, r)
-        if can_reverse:
-            direct = sorted(direct + reeds_shepp_all(E, X, r), key=lambda p: p.length)
-    else:
-        direct = sorted((p for p in arc_then_line_candidates(E, free, r).values() if p is not None),
-                        key=lambda p: p.length)
-    for p in direct:
-        cands.append([s for s in p.segments if s.length > 0.0] or [Line.from_pose(E, 0.0)])
-    if not cands:  # pragma: no cover - dubins always reaches
-        cands.append([Line.from_pose(E, 0.0)])
-    return [c if c else [Line.from_pose(E, 0.0)] for c in cands]
-
-
-# ----------------------------------------------------------------------------- helpers
-
-def _count_turns(path: Path) -> int:
-    arcs = sum(1 for s in path.segments if isinstance(s, Arc) and s.length > 0.0)
-    return arcs + len(path.corners())
-
-
-def polyline(pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Path:
-    """The smoothed polyline, with zero-length lines facing the start/goal headings."""
-    if len(pts) == 1:
-        h0 = hs if hs is not None else (hg if hg is not None else 0.0)
-        segs = [Line(pts[0][0], pts[0][1], h0, 0.0)]
-        if hg is not None and abs(angle_diff(hg, h0)) > _ANGLE_EPS:
-            segs.append(Line(pts[0][0], pts[0][1], hg, 0.0))
-        return Path(tuple(segs), "polyline")
-    body = list(Path.from_waypoints(pts).segments)
-    if hs is not None and abs(angle_diff(hs, body[0].heading)) > _ANGLE_EPS:
-        body.insert(0, Line(pts[0][0], pts[0][1], hs, 0.0))
-    if hg is not None and abs(angle_diff(hg, body[-1].heading)) > _ANGLE_EPS:
-        body.append(Line(pts[-1][0], pts[-1][1], hg, 0.0))
-    return Path(tuple(body), "polyline")
-
-
-def _single_point(ctx: _Ctx, p: tuple[float, float], hs: float | None, hg: float | None,
-                  method: str) -> tuple[Path, list, str]:
-    """A one-tile path: stay, or turn from hs to hg on the spot's neighbourhood."""
-    h0 = hs if hs is not None else (hg if hg is not None else 0.0)
-    S = Pose(p[0], p[1], h0)
-    if hg is None or abs(angle_diff(hg, h0)) <= _ANGLE_EPS:
-        return Path((Line.from_pose(S, 0.0),)), [], ""
-    G = Pose(p[0], p[1], hg)
-    cands = [list(c.segments) for c in dubins_all(S, G, ctx.r)]
-    if method == "backup" or (ctx.can_reverse and method != "ignore"):
-        cands = [list(c.segments) for c in reeds_shepp_all(S, G, ctx.r)] + cands
-    if method == "ignore":
-        return Path(tuple(dubins(S, G, ctx.r).segments)), [], ""
-    for c in cands:
-        if ctx.clear(c):
-            return Path(tuple(c)), [], ""
-    if method == "tighter":
-        for k in range(1, TIGHTER_LEVELS + 1):
-            rk = ctx.r / 2 ** k
-            for curve in dubins_all(S, G, rk):
-                if ctx.clear(curve.segments):
-                    f = speed_factor(rk, ctx.r)
-                    return curve, [(0.0, curve.length, f)], f"turns round at radius {rk:g} (speed factor {f:.3g})"
-        pivot = Path((Line.from_pose(S, 0.0), Line.from_pose(G, 0.0)))
-        return pivot, [(0.0, 0.0, 0.0)], "turns on the spot (pivot) at the start"
-    return Path(tuple(cands[0])), [], "no curve turns the unit round on its tile without a collision"
-
-
-def _waypoint_indices(tiles: list[tuple[int, int]], pts: list[tuple[float, float]]) -> list[int]:
-    """Index into ``tiles`` of each smoothed waypoint (a subsequence of the tile centres)."""
-    out, k = [], 0
-    for p in pts:
-        while k < len(tiles) and (tiles[k][0] + 0.5, tiles[k][1] + 0.5) != p:
-            k += 1
-        out.append(min(k, len(tiles) - 1))
-    return out
-
-
-def _describe_collision(ctx: _Ctx, path: Path) -> str:
-    d = first_collision(ctx.map, path, ctx.width)
-    if d is None:
-        return ""
-    p = path.pose_at(d)
-    return f"the body first overlaps a wall {d:.2f} tiles along the path, at ({p.x:.2f}, {p.y:.2f})"
-
-
-def _merge_limits(entries: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
-    """Sorted limits that do not overlap (each ends where or before the next begins); where
-    entries overlap the lower factor wins; a stop (from == to) splits a stretch around it."""
-    points = sorted({(a, f) for a, b, f in entries if b <= a})
-    spans = [e for e in entries if e[1] > e[0]]
-    out: list[tuple[float, float, float]] = []
-    if spans:
-        cuts = sorted({v for a, b, _ in spans for v in (a, b)} | {a for a, _ in points})
-        stops = {a for a, _ in points}
-        for a, b in zip(cuts, cuts[1:]):
-            fs = [f for s0, s1, f in spans if s0 <= a and s1 >= b]
-            if not fs:
-                continue
-            f = min(fs)
-            if out and out[-1][1] == a and out[-1][2] == f and a not in stops:
-                out[-1] = (out[-1][0], b, f)
-            else:
-                out.append((a, b, f))
-    merged = out + [(a, a, f) for a, f in points]
-    merged.sort()
-    return merged
-
-
-def _speed_limits(pieces: list[_Piece], r: float) -> list[tuple[float, float, float]]:
-    entries = []
-    for p in pieces:
-        if p.kind == "line":
-            continue
-        if p.kind == "pivot":
-            entries.append((p.d0, p.d0, 0.0))
-            continue
-        rmin = min((s.radius for s in p.segs if isinstance(s, Arc) and s.length > 0.0), default=math.inf)
-        if rmin < r * (1.0 - 1e-12):
-            entries.append((max(0.0, p.d0 - r), p.d1, speed_factor(rmin, r)))
-    return _merge_limits(entries)
-
-
 # ----------------------------------------------------------------------------- methods
 
 def realize(tilemap: TileMap, tiles: Any, start_heading: float | None, goal_heading: float | None,
@@ -729,7 +307,7 @@ def realize_steps(tilemap: TileMap, smooth_map: TileMap, tiles: list[tuple[int, 
     and tested ``PIECE_WORK``), so a planner can run it in slices and stop it between them.
     ``max_expansions`` bounds the re-searches' expansions together (None: unbounded); past it
     the result says ``budget_exhausted``."""
-    ctx = _Ctx(tilemap, w, r, can_reverse)
+    ctx = Ctx(tilemap, w, r, can_reverse)
     if method == "recalculate":
         return (yield from _recalculate(ctx, smooth_map, tiles, hs, hg, max_recalcs, search_options, max_expansions))
     pts = smooth_points(smooth_map, tile_centres(tiles), w)
@@ -738,29 +316,29 @@ def realize_steps(tilemap: TileMap, smooth_map: TileMap, tiles: list[tuple[int, 
         path = polyline(pts, hs, hg)
         legal = path_clear(tilemap, path, w)
         msg = "" if legal else "a leg of the smoothed path is not walkable for this width: " + \
-            _describe_collision(ctx, path)
-        return Realized(path, legal, method, pts, [], _count_turns(path), msg, 1)
+            describe_collision(ctx, path)
+        return Realized(path, legal, method, pts, [], count_turns(path), msg, 1)
     if len(pts) == 1:
-        path, limits, note = _single_point(ctx, pts[0], hs, hg, method)
+        path, limits, note = single_point(ctx, pts[0], hs, hg, method)
         legal = path_clear(tilemap, path, w)
-        msg = note if legal else "no legal path: " + (note or _describe_collision(ctx, path))
-        return Realized(path, legal, method, pts, limits, _count_turns(path), msg, 1)
+        msg = note if legal else "no legal path: " + (note or describe_collision(ctx, path))
+        return Realized(path, legal, method, pts, limits, count_turns(path), msg, 1)
     m = len(pts) - 1
     if method == "ignore":
-        built = _Layout(pts, hs, hg, [r] * (m + 1), [False] * (m + 1), _first).build()
+        built = Layout(pts, hs, hg, [r] * (m + 1), [False] * (m + 1), first_candidate).build()
         legal = path_clear(tilemap, built.path, w)
-        msg = "" if legal else "blockers ignored: " + _describe_collision(ctx, built.path)
-        return Realized(built.path, legal, method, pts, [], _count_turns(built.path), msg, 1)
+        msg = "" if legal else "blockers ignored: " + describe_collision(ctx, built.path)
+        return Realized(built.path, legal, method, pts, [], count_turns(built.path), msg, 1)
     if method == "tighter":
         return (yield from _tighter(ctx, pts, hs, hg))
     return (yield from _backup(ctx, pts, hs, hg))
 
 
-def _colliding(ctx: _Ctx, built: _Built) -> list[_Piece]:
+def _colliding(ctx: Ctx, built: Built) -> list[Piece]:
     return [p for p in built.pieces if p.segs and not ctx.clear(p.segs)]
 
 
-def _leg_owner(built: _Built, p: _Piece) -> int | None:
+def _leg_owner(built: Built, p: Piece) -> int | None:
     """For a colliding line: the start/goal corner whose arc made that leg, or None (a leg
     of the smoothed path itself)."""
     lay = built.layout
@@ -771,16 +349,16 @@ def _leg_owner(built: _Built, p: _Piece) -> int | None:
     return None
 
 
-def _tighter(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Work:
+def _tighter(ctx: Ctx, pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Work:
     m = len(pts) - 1
     r = ctx.r
     floor = r / 2 ** TIGHTER_LEVELS
     rad = [r] * (m + 1)
     pivot = [False] * (m + 1)
-    choose = _first_clear(ctx)
+    choose = first_clear(ctx)
     stuck: list[str] = []
     for _ in range((TIGHTER_LEVELS + 2) * (m + 1) + 1):
-        built = _Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse).build()
+        built = Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse).build()
         bad = _colliding(ctx, built)
         yield PIECE_WORK * len(built.pieces)
         if not bad:
@@ -809,7 +387,7 @@ def _tighter(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: fl
         if not changed:
             break
     legal = path_clear(ctx.map, built.path, ctx.width)
-    limits = _speed_limits(built.pieces, r)
+    limits = speed_limits(built.pieces, r)
     notes = []
     tight = [e for e in limits if e[2] > 0.0]
     pivots = [e for e in limits if e[2] == 0.0]
@@ -819,22 +397,22 @@ def _tighter(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: fl
     if pivots:
         notes.append(f"{len(pivots)} pivot(s): the unit stops and turns on the spot")
     if not legal:
-        notes.insert(0, "no legal path: " + ("; ".join(stuck) or _describe_collision(ctx, built.path)))
-    return Realized(built.path, legal, "tighter", pts, limits, _count_turns(built.path), "; ".join(notes), 1)
+        notes.insert(0, "no legal path: " + ("; ".join(stuck) or describe_collision(ctx, built.path)))
+    return Realized(built.path, legal, "tighter", pts, limits, count_turns(built.path), "; ".join(notes), 1)
 
 
-def _backup(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Work:
+def _backup(ctx: Ctx, pts: list[tuple[float, float]], hs: float | None, hg: float | None) -> Work:
     m = len(pts) - 1
     r = ctx.r
-    choose = _first_clear(ctx)
+    choose = first_clear(ctx)
     rad = [r] * (m + 1)
     pivot = [False] * (m + 1)
-    built = _Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse).build()
+    built = Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse).build()
     bad = _colliding(ctx, built)
     yield PIECE_WORK * len(built.pieces)
     if not bad:
         return Realized(built.path, path_clear(ctx.map, built.path, ctx.width), "backup", pts, [],
-                        _count_turns(built.path), "", 1)
+                        count_turns(built.path), "", 1)
     # start/goal turns that collide (their arc or the line it leads onto) are redone from the
     # original first/last leg: placeholders here, Reeds-Shepp below
     for p in bad:
@@ -845,15 +423,15 @@ def _backup(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: flo
             owner = None
         if owner is not None:
             pivot[owner] = True
-    lay = _Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse, shrink=False)
+    lay = Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse, shrink=False)
     turns = lay.turns()
     failed: list[str] = []
     for k, tr in enumerate(turns):
         forced = tr.kind == "pivot"
         if not forced and (not tr.segs or ctx.clear(tr.segs)):
             continue
-        lo = _along(turns[k - 1].exit) if k > 0 and tr.entry is not None else None
-        hi = _along(turns[k + 1].entry) if k + 1 < len(turns) and tr.exit is not None else None
+        lo = along(turns[k - 1].exit) if k > 0 and tr.entry is not None else None
+        hi = along(turns[k + 1].entry) if k + 1 < len(turns) and tr.exit is not None else None
         found = _reverse_turn(ctx, lay, tr, lo, hi)
         yield PIECE_WORK * 8
         if found is None:
@@ -870,13 +448,13 @@ def _backup(ctx: _Ctx, pts: list[tuple[float, float]], hs: float | None, hg: flo
     legal = path_clear(ctx.map, path, ctx.width)
     msg = ""
     if not legal:
-        msg = "no legal path: " + ("; ".join(failed) or _describe_collision(ctx, path))
+        msg = "no legal path: " + ("; ".join(failed) or describe_collision(ctx, path))
     elif any(s.gear < 0 for s in path.segments):
         msg = f"reverses {sum(1 for s in path.segments if s.gear < 0)} segment(s) ({len(path.cusps())} cusp(s))"
-    return Realized(path, legal, "backup", pts, [], _count_turns(path), msg, 1)
+    return Realized(path, legal, "backup", pts, [], count_turns(path), msg, 1)
 
 
-def _reverse_turn(ctx: _Ctx, lay: _Layout, tr: _Turn, lo: float | None,
+def _reverse_turn(ctx: Ctx, lay: Layout, tr: Turn, lo: float | None,
                   hi: float | None) -> tuple[list, tuple | None, tuple | None, str] | None:
     """The shortest clear Reeds-Shepp curve for a turn, sliding its entry back (not before
     ``lo``) and its exit on (not past ``hi``) along their legs by ``BACKUP_SLIDES`` radii."""
@@ -920,7 +498,7 @@ def _reverse_turn(ctx: _Ctx, lay: _Layout, tr: _Turn, lo: float | None,
 
 # ----------------------------------------------------------------------------- recalculate
 
-def _recalculate(ctx: _Ctx, smooth_map: TileMap, tiles: list[tuple[int, int]], hs: float | None,
+def _recalculate(ctx: Ctx, smooth_map: TileMap, tiles: list[tuple[int, int]], hs: float | None,
                  hg: float | None, max_recalcs: int, search_options: dict | SearchOptions | None,
                  max_expansions: int | None = None) -> Work:
     tm = ctx.map
@@ -928,38 +506,38 @@ def _recalculate(ctx: _Ctx, smooth_map: TileMap, tiles: list[tuple[int, int]], h
     invalid = np.zeros((tm.height, tm.width), dtype=np.uint8)
     searches = 1
     spent = 0
-    choose = _first_clear(ctx)
+    choose = first_clear(ctx)
     current = tiles
     note = ""
     for attempt in range(max_recalcs + 1):
         pts = smooth_points(smooth_map, tile_centres(current), ctx.width)
         if len(pts) == 1:
-            path, limits, _ = _single_point(ctx, pts[0], hs, hg, "recalculate")
+            path, limits, _ = single_point(ctx, pts[0], hs, hg, "recalculate")
             legal = path_clear(tm, path, ctx.width)
-            return Realized(path, legal, "recalculate", pts, [], _count_turns(path),
-                            "" if legal else "no legal path: " + _describe_collision(ctx, path), searches)
+            return Realized(path, legal, "recalculate", pts, [], count_turns(path),
+                            "" if legal else "no legal path: " + describe_collision(ctx, path), searches)
         m = len(pts) - 1
-        built = _Layout(pts, hs, hg, [ctx.r] * (m + 1), [False] * (m + 1), choose, ctx.can_reverse).build()
+        built = Layout(pts, hs, hg, [ctx.r] * (m + 1), [False] * (m + 1), choose, ctx.can_reverse).build()
         bad = _colliding(ctx, built)
         yield PIECE_WORK * (len(pts) + len(built.pieces))
         if not bad and path_clear(tm, built.path, ctx.width):
             msg = f"legal after {searches - 1} recalculation(s)" if searches > 1 else ""
-            return Realized(built.path, True, "recalculate", pts, [], _count_turns(built.path), msg, searches,
+            return Realized(built.path, True, "recalculate", pts, [], count_turns(built.path), msg, searches,
                             expanded=spent)
         if attempt == max_recalcs:
             note = f"no legal path: still colliding after {max_recalcs} recalculation(s); " + \
-                _describe_collision(ctx, built.path)
+                describe_collision(ctx, built.path)
             break
         move = _move_to_invalidate(ctx, current, pts, bad[0])
         if move is None:
             note = "no legal path: the colliding piece covers no single tile step to invalidate; " + \
-                _describe_collision(ctx, built.path)
+                describe_collision(ctx, built.path)
             break
         (x, y), bit = move
         invalid[y, x] |= np.uint8(1 << bit)
         left = None if max_expansions is None else max_expansions - spent
         if left is not None and left < 1:
-            return Realized(built.path, False, "recalculate", pts, [], _count_turns(built.path),
+            return Realized(built.path, False, "recalculate", pts, [], count_turns(built.path),
                             "budget exhausted before a legal path was found", searches, True, spent)
         search = masked_search(tm, opts, heuristic, ctx.width, current[0], current[-1], ~invalid,
                                max_expansions=left)
@@ -974,19 +552,19 @@ def _recalculate(ctx: _Ctx, smooth_map: TileMap, tiles: list[tuple[int, int]], h
             spent += search.expanded - before
             yield search.expanded - before
         if search.status == Status.BUDGET_EXHAUSTED:
-            return Realized(built.path, False, "recalculate", pts, [], _count_turns(built.path),
+            return Realized(built.path, False, "recalculate", pts, [], count_turns(built.path),
                             "budget exhausted before a legal path was found", searches, True, spent)
         if search.status != Status.FOUND:
             note = (f"no legal path: after {searches - 1} recalculation(s) A* finds no route that avoids the "
                     f"{int(np.unpackbits(invalid).sum())} invalidated move(s) ({search.status})")
             break
         current = cast(list[tuple[int, int]], search.path)
-    return Realized(built.path, False, "recalculate", pts, [], _count_turns(built.path), note, searches,
+    return Realized(built.path, False, "recalculate", pts, [], count_turns(built.path), note, searches,
                     expanded=spent)
 
 
-def _move_to_invalidate(ctx: _Ctx, tiles: list[tuple[int, int]], pts: list[tuple[float, float]],
-                        piece: _Piece) -> tuple[tuple[int, int], int] | None:
+def _move_to_invalidate(ctx: Ctx, tiles: list[tuple[int, int]], pts: list[tuple[float, float]],
+                        piece: Piece) -> tuple[tuple[int, int], int] | None:
     """The single tile step under ``piece`` nearest to where its body first overlaps a wall."""
     idx = _waypoint_indices(tiles, pts)
     m = len(pts) - 1
@@ -1014,3 +592,13 @@ def _point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: fl
     n = dx * dx + dy * dy
     u = 0.0 if n == 0.0 else min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / n))
     return math.hypot(px - ax - u * dx, py - ay - u * dy)
+
+
+def _waypoint_indices(tiles: list[tuple[int, int]], pts: list[tuple[float, float]]) -> list[int]:
+    """Index into ``tiles`` of each smoothed waypoint (a subsequence of the tile centres)."""
+    out, k = [], 0
+    for p in pts:
+        while k < len(tiles) and (tiles[k][0] + 0.5, tiles[k][1] + 0.5) != p:
+            k += 1
+        out.append(min(k, len(tiles) - 1))
+    return out

@@ -45,7 +45,8 @@ from ..collision.clearance import MOVES
 from ..collision.swept import check_width
 from ..geometry.primitives import angle_diff, check_radius
 from ..maps.tilemap import TileMap
-from .methods import Realized, check_heading, check_tiles, polyline, realize_checked
+from .layout import polyline
+from .methods import Realized, check_heading, check_tiles, realize_checked
 
 __all__ = ["Cone", "cone_map", "realize_on_road", "road_cones", "road_graph_mask", "road_map",
            "road_mask", "ROAD"]
