@@ -127,7 +127,7 @@ def old_core_from_git(rev: str, ctx: Context) -> tuple[Path, str]:
         )
     sha = proc.stdout.strip()
     dest = cache_dir() / "bench-old-pycore" / sha
-    desc = f"commit {sha[:10]} (`git archive`, cached in {dest})"
+    desc = f"commit {sha[:10]} (`git archive` into the build cache)"
     if (dest / "arcstar" / "__init__.py").is_file():
         return dest, desc
     ctx.log(f"engine_compare: extracting pycore/arcstar of {sha[:10]} into {dest}")
