@@ -14,11 +14,10 @@ import json
 import re
 import statistics
 import sys
-from pathlib import Path
 from typing import TypedDict
 
 from .maps.hexmap import HexMap
-from .maps.mapio import MapFile, load_map, parse_scen, to_ascii
+from .maps.mapio import MapFile, load_map, parse_scen, read_text_file, to_ascii
 from .maps.reader import read_any
 from .maps.waypoints import WaypointMap
 from .outcomes import BadInput, Status
@@ -75,13 +74,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"cannot read map file {Path(path).name}: {e}") from None
-
-
 def _waypoint_id(text: str, waypoints: WaypointMap) -> str | int:
     """A waypoint id as typed: the string if a waypoint has it, else the integer it spells."""
     if text in waypoints or not re.fullmatch(r"-?\d+", text):
@@ -116,7 +108,7 @@ def _cmd_plan_graph(args: argparse.Namespace, graph_map: HexMap | WaypointMap) -
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
-    read = read_any(_read(args.mapfile), args.hex)
+    read = read_any(read_text_file(args.mapfile), args.hex)
     if not isinstance(read, MapFile):
         return _cmd_plan_graph(args, read)
     loaded = read
@@ -157,10 +149,7 @@ class _ScenRow(TypedDict):
 
 def _cmd_scen(args: argparse.Namespace) -> int:
     tilemap = load_map(args.mapfile).map
-    try:
-        text = Path(args.scenfile).read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"cannot read scenario file {Path(args.scenfile).name}: {e}") from None
+    text = read_text_file(args.scenfile, "scenario file")
     scens = parse_scen(text, tilemap)
     if args.first is not None:
         if args.first < 1:

@@ -7,6 +7,7 @@ protocol carries: ``Status.FOUND == "found"``.
 
 from __future__ import annotations
 
+import numbers
 from enum import StrEnum
 
 
@@ -45,10 +46,23 @@ def field_of(error: BaseException) -> str:
     return getattr(error, "field", "")
 
 
-def shown(value: object, limit: int = 60) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for messages about hostile input (a 10 MB
-    list must not become a 10 MB error message)."""
-    if isinstance(value, (list, tuple, dict, set, str, bytes)) and len(value) > limit:
-        return f"<{type(value).__name__} of {len(value)} items>"
-    text = repr(value)
+def shown(value: object, limit: int = 40) -> str:
+    """A short, safe description of a value for a message about hostile input: numbers,
+    strings and short lists of them cut to ``limit`` characters, anything else by its type (a
+    10 MB list must not become a 10 MB error message, and a 5,000-digit integer has no ``repr``)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and abs(int(value)) >= 10**30:
+        return "a very large integer"
+    if isinstance(value, (list, tuple)) and len(value) <= 8 and all(_small(v) for v in value):
+        text = repr(value)
+    elif _small(value):
+        text = repr(value[:limit]) if isinstance(value, str) else repr(value)
+    else:
+        return f"a {type(value).__name__}"
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _small(value: object) -> bool:
+    """None, a bool, a string, or a number of fewer than 30 digits."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return abs(int(value)) < 10**30
+    return value is None or isinstance(value, (bool, numbers.Real, str))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput
 from ..search.grid import GridGraph, GridOptions, graph_for
+from ..search.options import check_number
 from .clearance import move_masks_for, passable_for
 
 
@@ -26,13 +27,9 @@ class Unit:
     can_reverse: bool = False
 
     def __post_init__(self) -> None:
-        w = self.width
-        if w is not None and (isinstance(w, bool) or not isinstance(w, (int, float)) or not w > 0
-                              or w == float("inf")):
-            raise BadInput(f"width must be a positive number of tiles, got {w!r}", "width")
-        r = self.radius
-        if isinstance(r, bool) or not isinstance(r, (int, float)) or not r > 0 or r == float("inf"):
-            raise BadInput(f"radius must be a positive number of tiles, got {r!r}", "radius")
+        if self.width is not None:
+            check_number(self.width, "width", strict=True)
+        check_number(self.radius, "radius", strict=True)
         if not isinstance(self.can_reverse, bool):
             raise BadInput(f"can_reverse must be true or false, got {self.can_reverse!r}", "can_reverse")
 

@@ -32,7 +32,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..outcomes import BadInput
+from ..outcomes import BadInput, shown
 from .jsontext import load_json
 from .mapio import ASCII_CHARS
 from .tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
@@ -52,7 +52,7 @@ _JSON_KEYS = ("format", "version", "orientation", "width", "height", "rows")
 def check_orientation(orientation: object, field: str = "orientation") -> str:
     """``"pointy"`` or ``"flat"``; anything else is refused."""
     if not isinstance(orientation, str) or orientation not in ORIENTATIONS:
-        raise BadInput(f"orientation must be 'pointy' or 'flat', got {_show(orientation)}", field)
+        raise BadInput(f"orientation must be 'pointy' or 'flat', got {shown(orientation)}", field)
     return orientation
 
 
@@ -82,7 +82,7 @@ def check_hex_size(width: object, height: object) -> tuple[int, int]:
         try:
             check_size(v, 1)
         except ValueError as e:
-            raise BadInput(f"hex map {field} must be a positive integer, got {_show(v)}", field) from e
+            raise BadInput(f"hex map {field} must be a positive integer, got {shown(v)}", field) from e
         if int(v) > MAX_HEX_SIDE:  # type: ignore[call-overload]
             raise BadInput(f"hex map {field} {v} is over the limit of {MAX_HEX_SIDE}", field)
     w, h = int(width), int(height)  # type: ignore[call-overload]
@@ -231,7 +231,7 @@ class HexMap:
         if not (0 <= col < self.width and 0 <= row < self.height):
             raise BadInput(f"hex ({q}, {r}) is off the {self.width}x{self.height} map", "cell")
         if code not in self.terrains:
-            raise BadInput(f"unknown terrain code {_show(code)}", "code")
+            raise BadInput(f"unknown terrain code {shown(code)}", "code")
         self.grid.set_tile(col, row, code)
 
     def set_cost(self, code: int, cost: float) -> None:
@@ -286,16 +286,6 @@ def _axial_round(fq: float, fr: float) -> tuple[int, int]:
     return int(q), int(r)
 
 
-def _show(value: object) -> str:
-    """A short, safe description of a value for a message (never the repr of a container)."""
-    if value is None or isinstance(value, (bool, int, float)):
-        text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    if isinstance(value, str):
-        return repr(value[:37] + "..." if len(value) > 40 else value)
-    return f"a {type(value).__name__}"
-
-
 # -- readers and writers ------------------------------------------------------------------
 def _codes_from_rows(rows: list[str], width: int, field: str = "rows") -> np.ndarray:
     """The terrain codes of rows of terrain characters (``ASCII_CHARS``), each ``width`` long."""
@@ -324,7 +314,7 @@ def _check_text(text: object, what: str) -> str:
         except UnicodeDecodeError:
             raise BadInput(f"{what} is not UTF-8 text") from None
     if not isinstance(text, str):
-        raise BadInput(f"{what} must be text, got {_show(text)}")
+        raise BadInput(f"{what} must be text, got {shown(text)}")
     if len(text) > MAX_HEX_TEXT:
         raise BadInput(f"{what} of {len(text)} characters is over the limit of {MAX_HEX_TEXT}")
     return text
@@ -374,23 +364,23 @@ def hex_map_from_json(doc: object) -> HexMap:
         text = _check_text(doc, "hex map JSON")
         doc = load_json(text, "hex map JSON", 8)  # the format nests two levels
     if not isinstance(doc, dict):
-        raise BadInput(f"a hex map must be a JSON object, got {_show(doc)}")
+        raise BadInput(f"a hex map must be a JSON object, got {shown(doc)}")
     if doc.get("format") != HEX_FORMAT:
-        raise BadInput(f"not an arcstar hex map: format must be {HEX_FORMAT!r}, got {_show(doc.get('format'))}",
+        raise BadInput(f"not an arcstar hex map: format must be {HEX_FORMAT!r}, got {shown(doc.get('format'))}",
                        "format")
     for key in doc:
         if key not in _JSON_KEYS:
-            raise BadInput(f"unknown key {_show(key)} in a hex map", str(key)[:40])
+            raise BadInput(f"unknown key {shown(key)} in a hex map", str(key)[:40])
     if doc.get("version", 1) != 1 or isinstance(doc.get("version"), bool):
-        raise BadInput(f"hex map version must be 1, got {_show(doc.get('version'))}", "version")
+        raise BadInput(f"hex map version must be 1, got {shown(doc.get('version'))}", "version")
     orientation = check_orientation(doc.get("orientation"))
     width, height = check_hex_size(doc.get("width"), doc.get("height"))
     rows = doc.get("rows")
     if not isinstance(rows, list):
-        raise BadInput(f"'rows' must be a list of {height} strings, got {_show(rows)}", "rows")
+        raise BadInput(f"'rows' must be a list of {height} strings, got {shown(rows)}", "rows")
     if len(rows) != height:
         raise BadInput(f"'rows' has {len(rows)} rows, height is {height}", "rows")
     for y, row in enumerate(rows):
         if not isinstance(row, str):
-            raise BadInput(f"row {y} must be a string, got {_show(row)}", f"rows[{y}]")
+            raise BadInput(f"row {y} must be a string, got {shown(row)}", f"rows[{y}]")
     return HexMap(_codes_from_rows(rows, width), orientation)

@@ -238,18 +238,22 @@ def map_from_json(doc: object) -> TileMap:
     return TileMap(grid, terrains, influence)
 
 
-def load_map(path: str | Path) -> MapFile:
-    """Open a map file by its content: Moving AI ``.map``, arcstar JSON, or ASCII art."""
+def read_text_file(path: str | Path, what: str = "map file") -> str:
+    """A file's text (UTF-8); a clear ``ValueError`` naming the file when it cannot be read."""
     p = Path(path)
     try:
         data = p.read_bytes()
     except OSError as e:
-        raise ValueError(f"cannot read map file {p.name}: {e.strerror}") from None
+        raise ValueError(f"cannot read {what} {p.name}: {e.strerror}") from None
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"map file {p.name} is not text") from None
-    return load_text(text)
+        raise ValueError(f"{what} {p.name} is not text") from None
+
+
+def load_map(path: str | Path) -> MapFile:
+    """Open a map file by its content: Moving AI ``.map``, arcstar JSON, or ASCII art."""
+    return load_text(read_text_file(path))
 
 
 def load_text(text: str) -> MapFile:

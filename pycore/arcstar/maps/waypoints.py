@@ -20,11 +20,14 @@ within +-(2**53 - 1) (exact in JavaScript).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
-from ..outcomes import BadInput
+from ..outcomes import BadInput, shown
 from .jsontext import load_json
+
+T = TypeVar("T")
 
 WAYPOINT_FORMAT = "arcstar-waypoints"
 MAX_NODES = 200_000
@@ -63,11 +66,15 @@ class WaypointEdge:
 @dataclass
 class WaypointMap:
     """Nodes and edges, validated as they are added (field names as in the JSON, e.g.
-    ``nodes[4].x``, ``edges[12].to``). Compared by content: nodes and edges in order."""
+    ``nodes[4].x``, ``edges[12].to``). Compared by content: nodes and edges in order. Every
+    addition bumps ``version``, and values derived from the map (its search graph) are cached
+    per version, as a ``TileMap``'s are: add nodes and edges with ``add_node``/``add_edge``."""
 
     nodes: list[Waypoint] = field(default_factory=list)
     edges: list[WaypointEdge] = field(default_factory=list)
     _index: dict[WaypointId, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    version: int = field(default=0, init=False, repr=False, compare=False)
+    _cache: dict[str, tuple[int, Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         nodes, edges = list(self.nodes), list(self.edges)
@@ -76,11 +83,11 @@ class WaypointMap:
         self.nodes, self.edges, self._index = [], [], {}
         for i, n in enumerate(nodes):
             if not isinstance(n, Waypoint):
-                raise BadInput(f"node {i} must be a Waypoint, got {_show(n)}", f"nodes[{i}]")
+                raise BadInput(f"node {i} must be a Waypoint, got {shown(n)}", f"nodes[{i}]")
             self.add_node(n.id, n.x, n.y)
         for i, e in enumerate(edges):
             if not isinstance(e, WaypointEdge):
-                raise BadInput(f"edge {i} must be a WaypointEdge, got {_show(e)}", f"edges[{i}]")
+                raise BadInput(f"edge {i} must be a WaypointEdge, got {shown(e)}", f"edges[{i}]")
             self.add_edge(e.source, e.target, e.cost, e.oneway)
 
     # -- building -------------------------------------------------------------------------
@@ -90,13 +97,14 @@ class WaypointMap:
         _check_count(i + 1, MAX_NODES, "nodes")
         _check_id(id, f"nodes[{i}].id")
         if id in self._index:
-            raise BadInput(f"duplicate node id {_show(id)} (first at nodes[{self._index[id]}])", f"nodes[{i}].id")
+            raise BadInput(f"duplicate node id {shown(id)} (first at nodes[{self._index[id]}])", f"nodes[{i}].id")
         if type(x) is not float or not -MAX_COORD <= x <= MAX_COORD:  # the common case, checked fast
             x = _check_coord(x, f"nodes[{i}].x")
         if type(y) is not float or not -MAX_COORD <= y <= MAX_COORD:
             y = _check_coord(y, f"nodes[{i}].y")
         self._index[id] = i
         self.nodes.append(Waypoint(id, x, y))
+        self.version += 1
         return i
 
     def add_edge(self, source: WaypointId, target: WaypointId, cost: float | None = None,
@@ -107,22 +115,30 @@ class WaypointMap:
         a = self._known(source, i, "from")
         b = self._known(target, i, "to")
         if a == b:
-            raise BadInput(f"edge {i} joins node {_show(source)} to itself", f"edges[{i}].to")
+            raise BadInput(f"edge {i} joins node {shown(source)} to itself", f"edges[{i}].to")
         if oneway is not True and oneway is not False:
-            raise BadInput(f"oneway must be true or false, got {_show(oneway)}", f"edges[{i}].oneway")
+            raise BadInput(f"oneway must be true or false, got {shown(oneway)}", f"edges[{i}].oneway")
         if cost is not None:
             if type(cost) is not float or not 0.0 < cost <= MAX_COST:  # the common case, checked fast
                 cost = _check_cost(cost, f"edges[{i}].cost")
         elif self.length_between(a, b) == 0.0:
             raise BadInput(f"edge {i} joins two nodes at the same point: give it a cost", f"edges[{i}].cost")
         self.edges.append(WaypointEdge(source, target, cost, oneway))
+        self.version += 1
         return i
 
     def _known(self, id: object, edge: int, end: str) -> int:
         try:
             return self._index[id]  # type: ignore[index]
         except (KeyError, TypeError):
-            raise BadInput(f"no node has the id {_show(id)}", f"edges[{edge}].{end}" if edge >= 0 else end) from None
+            raise BadInput(f"no node has the id {shown(id)}", f"edges[{edge}].{end}" if edge >= 0 else end) from None
+
+    def cached(self, key: str, build: Callable[[], T]) -> T:
+        """A value derived from this version of the map, built once (the planner's graph)."""
+        hit = self._cache.get(key)
+        if hit is None or hit[0] != self.version:
+            hit = self._cache[key] = (self.version, build())
+        return hit[1]
 
     # -- lookups --------------------------------------------------------------------------
     def index(self, id: WaypointId) -> int:
@@ -179,25 +195,25 @@ def waypoints_from_json(doc: object) -> WaypointMap:
     if isinstance(doc, (str, bytes, bytearray)):
         doc = _load_json(doc)
     if not isinstance(doc, dict):
-        raise BadInput(f"a waypoint map must be a JSON object, got {_show(doc)}")
+        raise BadInput(f"a waypoint map must be a JSON object, got {shown(doc)}")
     if doc.get("format") != WAYPOINT_FORMAT:
         raise BadInput(f"not an arcstar waypoint map: format must be {WAYPOINT_FORMAT!r}, got "
-                       f"{_show(doc.get('format'))}", "format")
+                       f"{shown(doc.get('format'))}", "format")
     _check_keys(doc, _DOC_KEYS, "")
     version = doc.get("version", 1)
     if isinstance(version, bool) or version != 1:
-        raise BadInput(f"waypoint map version must be 1, got {_show(version)}", "version")
+        raise BadInput(f"waypoint map version must be 1, got {shown(version)}", "version")
     nodes, edges = doc.get("nodes"), doc.get("edges", [])
     for name, items, limit in (("nodes", nodes, MAX_NODES), ("edges", edges, MAX_EDGES)):
         if not isinstance(items, list):
-            raise BadInput(f"'{name}' must be a list, got {_show(items)}", name)
+            raise BadInput(f"'{name}' must be a list, got {shown(items)}", name)
         _check_count(len(items), limit, name)
     assert isinstance(nodes, list) and isinstance(edges, list)
     out = WaypointMap()
     for i, n in enumerate(nodes):
         where = f"nodes[{i}]"
         if not isinstance(n, dict):
-            raise BadInput(f"node {i} must be an object with id, x and y, got {_show(n)}", where)
+            raise BadInput(f"node {i} must be an object with id, x and y, got {shown(n)}", where)
         _check_keys(n, _NODE_KEYS, where)
         for key in _NODE_KEYS:
             if key not in n:
@@ -206,7 +222,7 @@ def waypoints_from_json(doc: object) -> WaypointMap:
     for i, e in enumerate(edges):
         where = f"edges[{i}]"
         if not isinstance(e, dict):
-            raise BadInput(f"edge {i} must be an object with from and to, got {_show(e)}", where)
+            raise BadInput(f"edge {i} must be an object with from and to, got {shown(e)}", where)
         _check_keys(e, _EDGE_KEYS, where)
         for key in ("from", "to"):
             if key not in e:
@@ -225,17 +241,6 @@ def _load_json(text: str | bytes | bytearray) -> object:
 
 
 # -- validation -----------------------------------------------------------------------------
-def _show(value: object) -> str:
-    """A short, safe description of a value for a message (never the repr of a container)."""
-    if value is None or isinstance(value, (bool, float)):
-        return repr(value)
-    if isinstance(value, int):
-        return repr(value) if abs(value) < 10**30 else "a very large integer"
-    if isinstance(value, str):
-        return repr(value[:40] + "..." if len(value) > 40 else value)
-    return f"a {type(value).__name__}"
-
-
 def _check_count(n: int, limit: int, field: str) -> None:
     if n > limit:
         raise BadInput(f"{n} {field} is over the limit of {limit}", field)
@@ -245,13 +250,13 @@ def _check_keys(d: dict, allowed: tuple[str, ...], where: str) -> None:
     for key in d:
         if key not in allowed:
             name = str(key)[:40]
-            raise BadInput(f"unknown key {_show(name)}: expected {', '.join(allowed)}",
+            raise BadInput(f"unknown key {shown(name)}: expected {', '.join(allowed)}",
                            f"{where}.{name}" if where else name)
 
 
 def _check_id(id: object, field: str) -> None:
     if isinstance(id, bool) or not isinstance(id, (str, int)):
-        raise BadInput(f"a node id must be a string or an integer, got {_show(id)}", field)
+        raise BadInput(f"a node id must be a string or an integer, got {shown(id)}", field)
     if isinstance(id, int) and abs(id) > MAX_INT_ID:
         raise BadInput(f"integer node ids must lie within +-{MAX_INT_ID}", field)
     if isinstance(id, str) and not 0 < len(id) <= MAX_ID_LENGTH:
@@ -260,7 +265,7 @@ def _check_id(id: object, field: str) -> None:
 
 def _number(value: object, field: str, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise BadInput(f"{what} must be a number, got {_show(value)}", field)
+        raise BadInput(f"{what} must be a number, got {shown(value)}", field)
     try:
         return float(value)
     except OverflowError:
@@ -270,14 +275,14 @@ def _number(value: object, field: str, what: str) -> float:
 def _check_coord(value: object, field: str) -> float:
     v = _number(value, field, "a coordinate")
     if not math.isfinite(v) or abs(v) > MAX_COORD:
-        raise BadInput(f"a coordinate must be a finite number within +-{MAX_COORD:g}, got {_show(v)}", field)
+        raise BadInput(f"a coordinate must be a finite number within +-{MAX_COORD:g}, got {shown(v)}", field)
     return v
 
 
 def _check_cost(value: object, field: str) -> float:
     v = _number(value, field, "an edge cost")
     if not math.isfinite(v) or not 0 < v <= MAX_COST:
-        raise BadInput(f"an edge cost must be a finite number > 0 and <= {MAX_COST:g}, got {_show(v)}", field)
+        raise BadInput(f"an edge cost must be a finite number > 0 and <= {MAX_COST:g}, got {shown(v)}", field)
     return v
 
 

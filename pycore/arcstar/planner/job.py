@@ -109,7 +109,6 @@ class PlanJob:
         self._result: PlanResult | None = None
         self._work: Work | None = None
         self._turn_ms = 0.0
-        self._turn_expanded = 0
         self._pending: PlanResult | None = None
         if not site.reachable(start_node, goal_nodes):
             self.search: Any = _Unreachable()
@@ -128,16 +127,10 @@ class PlanJob:
     def status(self) -> Status:
         return Status.RUNNING if self._result is None else self._result.status
 
-    @property
-    def expanded(self) -> int:
-        """Nodes expanded so far, the turning stage's re-searches included."""
-        return self.search.expanded + (self._turn_expanded if self.stage is not Stage.SEARCH else 0)
-
     def step(self, budget: int = 1024) -> Status:
         """Do about ``budget`` units of work (expansions); the status (``running`` until done)."""
-        if type(budget) is not int or budget < 1:
-            if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-                raise BadInput(f"step budget must be a positive integer, got {budget!r}", "budget")
+        if type(budget) is not int or budget < 1:  # (a bool is not an int here)
+            raise BadInput(f"step budget must be a positive integer, got {budget!r}", "budget")
         if self.stage is Stage.SEARCH:
             if self.search.step(budget) != Status.RUNNING:
                 self._finish_search()
@@ -166,8 +159,8 @@ class PlanJob:
     # -- stages -------------------------------------------------------------------------------
     def _finish_search(self) -> None:
         s = self.search
-        status = s.status if type(s.status) is Status else Status(s.status)
-        path = self.site.found_path(s)
+        status: Status = s.status
+        path, length = self.site.found(s)
         limit = self.options.search.max_expansions
         message = MESSAGES.get(status)
         if message is None:
@@ -175,7 +168,7 @@ class PlanJob:
         if self.note:
             message = f"{message}; {self.note}" if message else self.note
         optimal = getattr(s, "exact", self.optimal) if self.options.method == "hpa" else self.optimal
-        result = PlanResult(status=status, path=path, cost=s.cost, length=self.site.length(path),
+        result = PlanResult(status=status, path=path, cost=s.cost, length=length,
                             expanded=s.expanded, ms=s.ms, optimal=optimal and status == Status.FOUND,
                             message=message, method=self.method, trace=s.trace)
         turning = self.options.turning.method
@@ -187,7 +180,6 @@ class PlanJob:
         assert o.unit_width is not None
         tilemap = self.site.tilemap
         self._pending = result
-        self._turn_expanded = 0
         self._work = realize_steps(tilemap, tilemap, path, self.start_heading, self.goal_heading, o.unit_width,
                                    o.unit.radius, turning, o.turning.max_recalcs, o.unit.can_reverse,
                                    o.search, left)

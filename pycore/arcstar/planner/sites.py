@@ -10,7 +10,6 @@ Sites: ``GridSite`` (square tiles, (x, y)), ``HexSite`` (axial (q, r)), ``Waypoi
 from __future__ import annotations
 
 import math
-import weakref
 from array import array
 from typing import Any, Protocol
 
@@ -52,9 +51,9 @@ class Site(Protocol):
 
     def path(self, nodes: list[int]) -> list[Any]: ...
 
-    def found_path(self, search: Any) -> list[Any]: ...
-
-    def length(self, path: list[Any]) -> float: ...
+    def found(self, search: Any) -> tuple[list[Any], float]:
+        """A finished search's path in the map's coordinates, and its length."""
+        ...
 
 
 def split_heading(point: object, role: str) -> tuple[object, float | None]:
@@ -103,29 +102,24 @@ class GridSite:
     kind = "grid"
 
     def __init__(self, tilemap: TileMap, options: PlanOptions) -> None:
-        self.base = tilemap
         self.options = options
         self.width = width = options.unit_width
-        self._labels: array[int] | None = None
-        self._found: tuple[list[tuple[int, int]], float | None] | None = None
+        self.tilemap = view = options.costs.view(tilemap)
         search = options.search
-        if width is None and options.costs.is_default:
-            # the common case (a point unit, the map's own costs): the graph and the padded
-            # island labels, looked up once per map version and move rule
-            sites: dict[tuple[int, str, str], tuple[GridGraph, array[int]]] = tilemap.cached("plan:grid-sites", dict)
-            key = (search.neighbours, search.diagonal, search.costs)
-            known = sites.get(key)
-            if known is None:
-                graph = unit_graph(tilemap, search.grid, None)
-                labels = regions(tilemap, search.diagonal, search.neighbours)
-                padded = np.pad(labels, 1, constant_values=-1).astype(np.int32)
-                known = sites[key] = (graph, array("i", padded.tobytes()))
-            self.tilemap = tilemap
-            self.graph: GridGraph = known[0]
-            self._labels = known[1]
-        else:
-            self.tilemap = options.costs.view(tilemap)
-            self.graph = unit_graph(self.tilemap, search.grid, width)
+        # the graph and, for a point unit, the padded island labels: looked up once per map
+        # version, move rule and width (a query's cost profile has a map view of its own)
+        sites: dict[tuple[int, str, str, float | None], tuple[GridGraph, array[int] | None]] = \
+            view.cached("plan:grid-sites", dict)
+        key = (search.neighbours, search.diagonal, search.costs, width)
+        known = sites.get(key)
+        if known is None:
+            labels = None
+            if width is None:  # (the islands of a width are not kept yet: the search decides)
+                padded = np.pad(regions(view, search.diagonal, search.neighbours), 1, constant_values=-1)
+                labels = array("i", padded.astype(np.int32).tobytes())
+            known = sites[key] = (unit_graph(view, search.grid, width), labels)
+        self.graph: GridGraph = known[0]
+        self._labels = known[1]
 
     def split(self, point: object, role: str) -> tuple[object, float | None]:
         return split_heading(point, role)
@@ -135,8 +129,8 @@ class GridSite:
 
     def node(self, point: Any, role: str) -> int:
         graph = self.graph
-        if self._labels is not None and type(point) in (tuple, list) and len(point) == 2:
-            x, y = point  # the common case, checked without building errors: plain ints, open tile
+        if type(point) in (tuple, list) and len(point) == 2:
+            x, y = point  # the common case, checked without building errors: plain ints, a tile the unit fits on
             if type(x) is int and type(y) is int and 0 <= x < graph.width and 0 <= y < graph.height:
                 n = (y + 1) * graph.stride + x + 1
                 if graph.passable[n]:
@@ -144,37 +138,21 @@ class GridSite:
         return graph.node(*self.tile(point, role))
 
     def reachable(self, start: int, goals: list[int]) -> bool:
-        """Islands fail fast: no goal on the start's island means no search at all. (For a unit
-        width the islands of the width are not kept yet: the search decides.)"""
-        if self.width is not None:
-            return True
+        """Islands fail fast: no goal on the start's island means no search at all."""
         padded = self._labels
-        if padded is not None:
-            home = padded[start]
-            for goal in goals:
-                if padded[goal] == home:
-                    return True
-            return False
-        s = self.options.search
-        labels = regions(self.tilemap, s.diagonal, s.neighbours)
-        sx, sy = self.graph.tile(start)
-        home = labels[sy, sx]
-        return any(labels[y, x] == home for x, y in (self.graph.tile(g) for g in goals))
+        if padded is None:
+            return True
+        home = padded[start]
+        return any(padded[goal] == home for goal in goals)
 
     def path(self, nodes: list[int]) -> list[tuple[int, int]]:
         return [self.graph.tile(n) for n in nodes]
 
-    def found_path(self, search: Any) -> list[tuple[int, int]]:
-        """The tiles of a finished search's path (every grid engine reads its own fast)."""
+    def found(self, search: Any) -> tuple[list[tuple[int, int]], float]:
+        """Every grid engine reads its own path fast; A* and JPS count its length as well."""
         path = list(search.path or [])
-        self._found = (path, getattr(search, "length", None))  # A* and JPS know the length already
-        return path
-
-    def length(self, path: list[Any]) -> float:
-        found = self._found
-        if found is not None and found[0] is path and found[1] is not None:
-            return found[1]
-        return path_length(path)
+        length = getattr(search, "length", None)
+        return path, path_length(path) if length is None else length
 
 
 def place_length(graph: Graph, nodes: list[int]) -> float:
@@ -215,16 +193,10 @@ class HexSite:
     def path(self, nodes: list[int]) -> list[tuple[int, int]]:
         return [self.graph.cell(n) for n in nodes]
 
-    def found_path(self, search: Any) -> list[tuple[int, int]]:
-        return self.path(search.path_nodes or [])
-
-    def length(self, path: list[Any]) -> float:
-        """Hex steps (one per cell entered)."""
-        return float(max(len(path) - 1, 0))
-
-
-_WAYPOINT_GRAPHS: dict[int, tuple[weakref.ref, tuple[int, int], WaypointGraph]] = {}
-_WAYPOINT_KEEP = 4  # graphs kept for the maps most recently planned on
+    def found(self, search: Any) -> tuple[list[tuple[int, int]], float]:
+        """The cells, and the length in hex steps (one per cell entered)."""
+        path = self.path(search.path_nodes or [])
+        return path, float(max(len(path) - 1, 0))
 
 
 class WaypointSite:
@@ -238,14 +210,7 @@ class WaypointSite:
         if not options.costs.is_default:
             raise BadInput("waypoint graphs carry their own edge costs, not a cost profile", "terrain_costs")
         self.tilemap = waypoints
-        size = (len(waypoints.nodes), len(waypoints.edges))  # nodes and edges are only ever added
-        cached = _WAYPOINT_GRAPHS.get(id(waypoints))
-        if cached is None or cached[0]() is not waypoints or cached[1] != size:
-            if len(_WAYPOINT_GRAPHS) >= _WAYPOINT_KEEP:
-                _WAYPOINT_GRAPHS.pop(next(iter(_WAYPOINT_GRAPHS)))
-            cached = (weakref.ref(waypoints), size, WaypointGraph(waypoints))
-            _WAYPOINT_GRAPHS[id(waypoints)] = cached
-        self.graph: WaypointGraph = cached[2]
+        self.graph: WaypointGraph = waypoints.cached("plan:graph", lambda: WaypointGraph(waypoints))
 
     def split(self, point: object, role: str) -> tuple[object, float | None]:
         return point, None
@@ -262,9 +227,7 @@ class WaypointSite:
     def path(self, nodes: list[int]) -> list[Any]:
         return [self.graph.ident(n) for n in nodes]
 
-    def found_path(self, search: Any) -> list[Any]:
-        self._nodes = list(search.path_nodes or [])
-        return self.path(self._nodes)
-
-    def length(self, path: list[Any]) -> float:
-        return place_length(self.graph, [self.graph.node(p) for p in path])
+    def found(self, search: Any) -> tuple[list[Any], float]:
+        """The waypoint ids, and the length along their points."""
+        nodes = search.path_nodes or []
+        return self.path(nodes), place_length(self.graph, nodes)

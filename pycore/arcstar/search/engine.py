@@ -127,11 +127,6 @@ class Trace:
         self.marks.append(len(self.updates) // 3)
 
     @property
-    def seen(self) -> list[int]:
-        """Nodes in the order they were first put on the open list."""
-        return list(dict.fromkeys(self.updates[0::3]))
-
-    @property
     def reparented(self) -> list[tuple[int, float, float, int, int]]:
         """(node, old g, new g, old parent, new parent) for every improvement of an open node."""
         last: dict[int, tuple[float, int]] = {}
@@ -654,4 +649,4 @@ def path_length(path: list[tuple[int, int]]) -> float:
     if len(path) < _NUMPY_FROM:
         return math.fsum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(path, path[1:]))
     d = np.diff(np.asarray(path, dtype=np.float64), axis=0)
-    return float(np.hypot(d[:, 0], d[:, 1]).sum())
+    return math.fsum(np.hypot(d[:, 0], d[:, 1]).tolist())  # fsum as above: one answer at every length

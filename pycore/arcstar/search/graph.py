@@ -13,6 +13,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..outcomes import BadInput, shown
+
 
 @runtime_checkable
 class Graph(Protocol):
@@ -67,3 +69,17 @@ class CellGraph(Graph, Protocol):
 
     def cell_index(self, nodes: np.ndarray) -> np.ndarray:
         ...
+
+
+def check_node(node: object, count: int, field: str = "node") -> int:
+    """A node id of a graph of ``count`` nodes (a numpy integer too), else ``BadInput``."""
+    if isinstance(node, bool) or not isinstance(node, (int, np.integer)) or not 0 <= node < count:
+        raise BadInput(f"{field} must be a node id 0..{count - 1}, got {shown(node)}", field)
+    return int(node)
+
+
+def check_heuristic(name: object, offered: tuple[str, ...]) -> str:
+    """One of the heuristic names a graph offers, else ``BadInput`` listing them."""
+    if not isinstance(name, str) or name not in offered:
+        raise BadInput(f"heuristic must be one of {', '.join(offered)}, got {shown(name)}", "heuristic")
+    return name

@@ -11,13 +11,13 @@ memory only for the nodes a search reaches.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ..maps.hexmap import AXIAL_DIRECTIONS, HexMap, axial_to_offset, offset_to_axial
-from ..outcomes import BadInput
+from ..outcomes import BadInput, shown
+from .graph import check_heuristic, check_node
 from .options import check_number
 
 HEX_HEURISTICS = ("hex", "none")
@@ -38,22 +38,6 @@ def _offset_steps(orientation: str) -> tuple[tuple[tuple[int, int], ...], tuple[
     return out[0], out[1]
 
 
-def check_step(step: object) -> float:
-    """A base step cost must be a finite number > 0."""
-    if isinstance(step, bool) or not isinstance(step, (int, float)) or not math.isfinite(step) or step <= 0:
-        raise BadInput(f"step cost must be a finite number > 0, got {_show(step)}", "step")
-    return float(step)
-
-
-def _show(value: object) -> str:
-    """A short, safe description of a value for a message (never the repr of a container)."""
-    if value is None or isinstance(value, (bool, int, float, np.integer, np.floating)):
-        return repr(value)[:40]
-    if isinstance(value, str):
-        return repr(value[:40])
-    return f"a {type(value).__name__}"
-
-
 class HexGraph:
     """A hex map as the search protocol (``search.graph.Graph``) sees it.
 
@@ -65,7 +49,7 @@ class HexGraph:
     default_heuristic = "hex"
 
     def __init__(self, hexmap: HexMap, step: float = 1.0) -> None:
-        self.step = check_step(step)
+        self.step = check_number(step, "step", strict=True)
         self.map = hexmap
         self.orientation = hexmap.orientation
         self.width, self.height = hexmap.width, hexmap.height
@@ -110,13 +94,13 @@ class HexGraph:
 
     def heuristic(self, goals: Sequence[int], name: str, weight: float = 1.0) -> Callable[[int], float]:
         """H(node) to the nearest goal: hex distance times the cheapest step, times ``weight``."""
-        self._check_name(name)
+        check_heuristic(name, HEX_HEURISTICS)
         weight = check_number(weight, "weight")
         try:
             goal_list = list(goals)
         except TypeError:
-            raise BadInput(f"goals must be a sequence of node ids, got {_show(goals)}", "goals") from None
-        targets = [self.cell(self._check_node(g, f"goals[{i}]")) for i, g in enumerate(goal_list)]
+            raise BadInput(f"goals must be a sequence of node ids, got {shown(goals)}", "goals") from None
+        targets = [self.cell(check_node(g, self.node_count, f"goals[{i}]")) for i, g in enumerate(goal_list)]
         if not targets:
             raise BadInput("a heuristic needs at least one goal", "goals")
         if name == "none":
@@ -145,7 +129,7 @@ class HexGraph:
 
     def admissible(self, name: str, weight: float = 1.0) -> bool:
         """"none" always; "hex" at a weight up to 1."""
-        self._check_name(name)
+        check_heuristic(name, HEX_HEURISTICS)
         return name == "none" or check_number(weight, "weight") <= 1.0
 
     # -- conversions ----------------------------------------------------------------------
@@ -158,12 +142,12 @@ class HexGraph:
 
     def cell(self, node: int) -> tuple[int, int]:
         """Axial (q, r) of a node."""
-        row, col = divmod(self._check_node(node), self.width)
+        row, col = divmod(check_node(node, self.node_count), self.width)
         return offset_to_axial(col, row, self.orientation)
 
     def offset(self, node: int) -> tuple[int, int]:
         """(col, row) of a node in the map's storage."""
-        row, col = divmod(self._check_node(node), self.width)
+        row, col = divmod(check_node(node, self.node_count), self.width)
         return col, row
 
     def cell_index(self, nodes: np.ndarray) -> np.ndarray:
@@ -176,17 +160,8 @@ class HexGraph:
         """Whether the map changed since this snapshot was taken."""
         return self.map.version != self.map_version
 
-    def _check_node(self, node: object, field: str = "node") -> int:
-        if isinstance(node, bool) or not isinstance(node, (int, np.integer)) or not 0 <= node < self.node_count:
-            raise BadInput(f"{field} must be a node id 0..{self.node_count - 1}, got {_show(node)}", field)
-        return int(node)
-
-    def _check_name(self, name: object) -> None:
-        if name not in HEX_HEURISTICS:
-            raise BadInput(f"heuristic must be one of {', '.join(HEX_HEURISTICS)}, got {_show(name)}", "heuristic")
-
 
 def hex_graph_for(hexmap: HexMap, step: float = 1.0) -> HexGraph:
     """The graph of this map version, built once and cached on the map."""
-    step = check_step(step)
+    step = check_number(step, "step", strict=True)
     return hexmap.cached(f"hexgraph:{step!r}", lambda: HexGraph(hexmap, step))

@@ -16,7 +16,8 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..maps.waypoints import WaypointId, WaypointMap
-from ..outcomes import BadInput
+from ..outcomes import BadInput, shown
+from .graph import check_heuristic, check_node
 from .options import check_number
 
 WAYPOINT_HEURISTICS = ("euclidean", "none")
@@ -56,18 +57,18 @@ class WaypointGraph:
 
     def place(self, node: int) -> tuple[float, float]:
         """The node's point in tile units."""
-        node = self._check_node(node)
+        node = check_node(node, self.node_count)
         return self.xs[node], self.ys[node]
 
     def heuristic(self, goals: Sequence[int], name: str, weight: float = 1.0) -> Callable[[int], float]:
         """H(node) to the nearest goal: Euclidean distance times ``scale`` times ``weight``."""
-        self._check_name(name)
+        check_heuristic(name, WAYPOINT_HEURISTICS)
         weight = check_number(weight, "weight")
         try:
             goal_list = list(goals)
         except TypeError:
             raise BadInput("goals must be a sequence of node ids", "goals") from None
-        targets = [self._check_node(g, f"goals[{i}]") for i, g in enumerate(goal_list)]
+        targets = [check_node(g, self.node_count, f"goals[{i}]") for i, g in enumerate(goal_list)]
         if not targets:
             raise BadInput("a heuristic needs at least one goal", "goals")
         if name == "none":
@@ -82,7 +83,7 @@ class WaypointGraph:
 
     def admissible(self, name: str, weight: float = 1.0) -> bool:
         """"none" always; "euclidean" at a weight up to 1 (scaled for cheap edges)."""
-        self._check_name(name)
+        check_heuristic(name, WAYPOINT_HEURISTICS)
         return name == "none" or check_number(weight, "weight") <= 1.0
 
     # -- conversions ----------------------------------------------------------------------
@@ -91,20 +92,8 @@ class WaypointGraph:
         try:
             return self._index[id]
         except (KeyError, TypeError):
-            shown = repr(id)[:40] if isinstance(id, (str, int)) else type(id).__name__
-            raise BadInput(f"no waypoint has the id {shown}", "id") from None
+            raise BadInput(f"no waypoint has the id {shown(id)}", "id") from None
 
     def ident(self, node: int) -> WaypointId:
         """The waypoint id of a node."""
-        return self.ids[self._check_node(node)]
-
-    def _check_node(self, node: object, field: str = "node") -> int:
-        if isinstance(node, bool) or not isinstance(node, int) or not 0 <= node < self.node_count:
-            shown = repr(node)[:40] if isinstance(node, int) else type(node).__name__
-            raise BadInput(f"{field} must be a node id 0..{self.node_count - 1}, got {shown}", field)
-        return node
-
-    def _check_name(self, name: object) -> None:
-        if name not in WAYPOINT_HEURISTICS:
-            shown = repr(name)[:40] if isinstance(name, str) else type(name).__name__
-            raise BadInput(f"heuristic must be one of {', '.join(WAYPOINT_HEURISTICS)}, got {shown}", "heuristic")
+        return self.ids[check_node(node, self.node_count)]

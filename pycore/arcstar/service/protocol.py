@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..maps.jsontext import load_json
-from ..outcomes import BadInput, ErrorKind, field_of
+from ..outcomes import BadInput, ErrorKind, field_of, shown
 
 SCHEMA_FILE = "protocol.schema.json"
 
@@ -39,7 +39,6 @@ MAX_DEPTH = 32  # no message nests deeper than a few levels; deeper text is refu
 MAX_INT_DIGITS = 24
 
 DTYPES = {"uint8": np.uint8, "int32": np.int32, "float64": np.float64}
-
 
 
 @lru_cache(maxsize=1)
@@ -100,8 +99,7 @@ def parse_request(text: object) -> dict[str, Any]:
     check_id(msg.get("id"))
     kind = msg.get("type")
     if kind not in SERVICE_REQUEST_TYPES:
-        shown = kind if isinstance(kind, str) else json.dumps(kind)[:40]
-        raise BadInput(f"unknown request type {shown!r} (expected {', '.join(SERVICE_REQUEST_TYPES)})", "type")
+        raise BadInput(f"unknown request type {shown(kind)} (expected {', '.join(SERVICE_REQUEST_TYPES)})", "type")
     return msg
 
 
@@ -126,7 +124,7 @@ def check_keys(msg: Mapping[str, Any], allowed: tuple[str, ...], where: str = ""
 def check_int(value: object, field: str, low: int = 1) -> int:
     """An int (not a bool) of at least ``low``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise BadInput(f"{field} must be an integer >= {low}, got {show(value)}", field)
+        raise BadInput(f"{field} must be an integer >= {low}, got {shown(value, 60)}", field)
     return value
 
 
@@ -144,8 +142,8 @@ def end_point(value: object, field: str) -> list[Any]:
             if len(value) == 2 or (_is_number(value[2]) and math.isfinite(value[2])):
                 return value
         elif all(_is_number(v) for v in value[:2]):
-            raise BadInput(f"{field} must be a pair of integers [x, y], got {show(value)}", field)
-    raise BadInput(f"{field} must be [x, y] or [x, y, heading] (integers, and radians), got {show(value)}", field)
+            raise BadInput(f"{field} must be a pair of integers [x, y], got {shown(value, 60)}", field)
+    raise BadInput(f"{field} must be [x, y] or [x, y, heading] (integers, and radians), got {shown(value, 60)}", field)
 
 
 def _is_int(value: object) -> bool:
@@ -165,12 +163,6 @@ def within(prefix: str, error: ValueError) -> BadInput:
     elif prefix and field != prefix and not field.startswith(prefix + "."):
         field = f"{prefix}.{field}"
     return BadInput(str(error), field)
-
-
-def show(value: object) -> str:
-    """A value for a message, kept short (hostile input may be huge)."""
-    shown = repr(value)
-    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 # ----------------------------------------------------------------------------- answers

@@ -8,7 +8,8 @@ are what code reads; the message is for people. Every message is defined in
 
 - ``plan`` (map ``{width, height, version, terrain_costs?}``, start, goal, options), with
   ``cells`` the width*height terrain codes (uint8, row-major ``y * width + x``) as any buffer;
-  without ``cells`` the map cached under that version is used. Answers ``started``.
+  without ``cells`` the map cached under that version is used. ``terrain_costs`` apply to this
+  plan only (a ``CostProfile``): the cached map keeps its own costs. Answers ``started``.
 - ``step`` (``budget_ms``, default 8): works for about that long, then answers ``progress``
   (``expanded``, ``open``) or ``result``, after which the job is gone.
 - ``cancel``: answers ``cancelled``. ``info``: what this core offers (methods and their
@@ -26,14 +27,15 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import numpy as np
 
+from ..maps.costs import CostProfile
 from ..maps.mapio import load_text, parse_scen
 from ..maps.tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
-from ..outcomes import BadInput, field_of
+from ..outcomes import BadInput, field_of, shown
 from ..planner import METHODS, PlanJob, PlanOptions, guarantee
 from ..search.engine import STOP_RULES, TRACE_DETAIL_LIMIT
 from ..search.grid import COST_MODELS, DIAGONAL_POLICIES
@@ -120,6 +122,8 @@ class Service:
         start, goal = end_point(msg.get("start"), "start"), end_point(msg.get("goal"), "goal")
         tilemap = self._map(spec, cells)
         options = plan_options(msg.get("options"), {"trace": True})
+        if "terrain_costs" in spec:
+            options = replace(options, costs=self._costs(spec["terrain_costs"], tilemap))
         if len(self.jobs) >= MAX_JOBS and msg["id"] not in self.jobs:
             raise BadInput(f"too many searches at once (at most {MAX_JOBS}): cancel one first", "id")
         try:
@@ -131,6 +135,19 @@ class Service:
             old.plan.cancel()
         self.jobs[msg["id"]] = _Job(job)
         return {"type": "started", "id": msg["id"]}
+
+    @staticmethod
+    def _costs(costs: object, tilemap: TileMap) -> CostProfile:
+        """The map's ``terrain_costs`` as this query's cost profile (applied per plan, the map
+        itself keeps the default costs), checked against the map's terrain types."""
+        if not isinstance(costs, list) or not all(isinstance(p, list) for p in costs):
+            raise BadInput("map.terrain_costs must be a list of [code, cost] pairs", "map.terrain_costs")
+        try:
+            profile = CostProfile(tuple(tuple(p) for p in costs))
+            profile.view(tilemap)  # codes the map does not define are refused here
+        except ValueError as e:
+            raise BadInput(str(e), "map.terrain_costs") from None
+        return profile
 
     def _map(self, spec: dict, cells: object) -> TileMap:
         if "cells" in spec:
@@ -165,17 +182,6 @@ class Service:
             tilemap = TileMap(data.reshape(height, width).copy())
         except ValueError as e:
             raise within("map.cells", e) from None
-        costs = spec.get("terrain_costs", [])
-        if not isinstance(costs, list):
-            raise BadInput("map.terrain_costs must be a list of [code, cost] pairs", "map.terrain_costs")
-        for pair in costs:
-            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], int):
-                raise BadInput(f"map.terrain_costs entries must be [code, cost], got {protocol.show(pair)}",
-                               "map.terrain_costs")
-            try:
-                tilemap.set_cost(pair[0], math.inf if pair[1] is None else pair[1])
-            except ValueError as e:
-                raise within("map.terrain_costs", e) from None
         self.map, self.map_version = tilemap, version
         return tilemap
 
@@ -185,7 +191,7 @@ class Service:
             raise BadInput(f"no running search with id {msg['id']!r}", "id")
         budget = msg.get("budget_ms", DEFAULT_BUDGET_MS)
         if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget) or budget <= 0:
-            raise BadInput(f"budget_ms must be a positive number, got {protocol.show(budget)}", "budget_ms")
+            raise BadInput(f"budget_ms must be a positive number, got {shown(budget, 60)}", "budget_ms")
         budget = min(float(budget), MAX_BUDGET_MS)
         deadline = time.perf_counter() + budget / 1000.0
         plan = job.plan
