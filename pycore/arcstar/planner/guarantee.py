@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..search.graph import Graph
+from ..search.heuristics import admissible as grid_admissible
 from .options import PlanOptions
 from .registry import Optimality
 
@@ -25,34 +26,33 @@ class Guarantee:
 
 
 def guarantee(options: PlanOptions, graph: Graph | None = None) -> Guarantee:
-    """What ``options`` guarantee (on ``graph`` when given; a square grid otherwise)."""
+    """What ``options`` guarantee (on ``graph`` when given; a square grid otherwise): the same
+    verdict a plan with them reports as ``optimal``, and why in words."""
     spec, s = options.spec, options.search
     heuristic = options.heuristic_on(graph) if graph is not None else (
-        "none" if options.method == "dijkstra" else options.search.heuristic or spec.default_heuristic or "octile")
+        "none" if options.method == "dijkstra" else s.heuristic or spec.default_heuristic or "octile")
+
+    def admissible(weight: float) -> bool:
+        return graph.admissible(heuristic, weight) if graph is not None else grid_admissible(heuristic, s.grid, weight)
+
+    optimal = spec.optimal(s, admissible(s.weight))
     if spec.optimality is Optimality.ALWAYS or (spec.optimality is Optimality.ADMISSIBLE and heuristic == "none"):
-        optimal, text = True, ("Dijkstra: no heuristic (H = 0), so it spreads out evenly; always a least-cost "
-                               "path, but it expands the most tiles.")
+        text = "Dijkstra: no heuristic (H = 0), so it spreads out evenly; always a least-cost path, but it " \
+               "expands the most tiles."
     elif spec.optimality is Optimality.BOUNDED:
-        optimal, text = False, f"{spec.summary} Paths at most {spec.bound:g} x the least cost."
-    else:
-        if graph is not None:
-            ok = graph.admissible(heuristic)
-        else:
-            ok = not (heuristic == "manhattan" and s.neighbours == 8 and s.diagonal != "never")
-        optimal = ok
+        text = f"{spec.summary} Paths at most {spec.bound:g} x the least cost."
+    elif admissible(1.0):
         text = (f"{spec.label} with the {heuristic} heuristic never overestimates here: it always finds a "
-                "least-cost path." if ok else
-                f"{heuristic.capitalize()} with diagonals overestimates: fast, but {spec.label} may not find the "
+                "least-cost path.")
+    else:
+        text = (f"{heuristic.capitalize()} with diagonals overestimates: fast, but {spec.label} may not find the "
                 "shortest path (Lester's choice).")
     if options.method != "dijkstra" and s.weight > 1:
         text += f" Weight {s.weight:g}: fewer expansions; the cost found is at most {s.weight:g} x the least."
-        optimal = False
     if s.stop == "reached":
         text += " Stopping when the goal is first reached (not closed) may miss the shortest path."
-        optimal = False
     if s.turn_penalty > 0:
         text += " A turn penalty trades cost for fewer turns: not least-cost."
-        optimal = False
     legal: bool | None = None
     t = options.turning.method
     if t is not None:

@@ -9,6 +9,7 @@ any stage. Bad input raises ``outcomes.BadInput`` (a ``ValueError``) naming the 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
@@ -21,7 +22,7 @@ from ..search.engine import Trace
 from ..turning.art import to_fixed_angles
 from ..turning.methods import Realized, Work, realize_steps
 from .options import PlanOptions
-from .registry import Optimality, Query
+from .registry import Query
 from .result import PlanResult
 from .sites import GridSite, HexSite, Site, WaypointSite
 
@@ -92,7 +93,7 @@ class PlanJob:
             goal_nodes = [site.node(goal, "goal")]
         points = site.path([start_node, *goal_nodes])
         self.start, self.goals = points[0], points[1:]
-        heuristic = options.heuristic_on(self.graph)
+        self.heuristic = heuristic = options.heuristic_on(self.graph)
         if heuristic not in self.graph.heuristics:
             raise BadInput(f"heuristic must be one of {', '.join(self.graph.heuristics)} on this map, "
                            f"got {heuristic!r}", "heuristic")
@@ -101,9 +102,7 @@ class PlanJob:
             raise BadInput(f"{options.method} plans on {' and '.join(spec.graphs)} maps, not {site.kind}",
                            "method")
         s = options.search
-        self.optimal = spec.optimality is Optimality.ALWAYS or (
-            spec.optimality is Optimality.ADMISSIBLE and s.stop == "closed" and not s.turn_penalty
-            and self.graph.admissible(heuristic, s.weight))
+        self.optimal = spec.optimal(s, self.graph.admissible(heuristic, s.weight))
         self.method, self.note = options.method, ""
         self.stage = Stage.SEARCH
         self._result: PlanResult | None = None
@@ -182,7 +181,7 @@ class PlanJob:
         self._pending = result
         self._work = realize_steps(tilemap, tilemap, path, self.start_heading, self.goal_heading, o.unit_width,
                                    o.unit.radius, turning, o.turning.max_recalcs, o.unit.can_reverse,
-                                   o.search, left)
+                                   replace(o.search, heuristic=self.heuristic), left)  # re-search as searched
         self.stage = Stage.TURNING
 
     def _turn(self, budget: int) -> None:

@@ -9,7 +9,7 @@ option makes no sense for a method (a unit width for a point-only search) it is 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
@@ -81,10 +81,6 @@ class MethodSpec:
     diagonal: tuple[str, ...] | None = None
     bound: float | None = None
     note: str = ""
-    accepts_unit: bool = field(init=False, default=True)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "accepts_unit", not self.point_only)
 
     def check(self, s: SearchOptions, width: float | None, turning: str | None) -> None:
         """Refuse what this method cannot do, naming the option."""
@@ -97,6 +93,14 @@ class MethodSpec:
                            f"{' or '.join(repr(o) for o in self.open_lists)}", "open_list")
         if s.turn_penalty and not self.turn_penalty:
             raise BadInput(f"{self.name} charges no turns: turn_penalty must be 0", "turn_penalty")
+
+    def optimal(self, search: SearchOptions, admissible: bool) -> bool:
+        """Whether a plan with these search options is guaranteed least-cost, given whether its
+        heuristic (at its weight) is admissible on the graph."""
+        if self.optimality is Optimality.ALWAYS:
+            return True
+        return self.optimality is Optimality.ADMISSIBLE and admissible and search.stop == "closed" \
+            and not search.turn_penalty
 
     def to_json(self) -> dict[str, Any]:
         """What the lab greys out and explains (the service's ``info.limits``)."""

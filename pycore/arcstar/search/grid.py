@@ -180,7 +180,7 @@ class GridGraph:
         return lambda n: min(h(n) for h in hs)
 
     def admissible(self, name: str, weight: float = 1.0) -> bool:
-        return admissible(name, self, weight)
+        return admissible(name, self.options, weight)
 
     def cell_index(self, nodes: np.ndarray) -> np.ndarray:
         """Flat tile indices ``y * width + x`` of padded node ids (-1 stays -1)."""

@@ -49,12 +49,13 @@ class GridShape(Protocol):
     def ys(self) -> list[int]: ...
 
 
-def admissible(name: str, graph: GridShape, weight: float = 1.0) -> bool:
-    """Whether this heuristic (and weight) guarantees an optimal path on this graph."""
+def admissible(name: str, options: GridOptionsLike, weight: float = 1.0) -> bool:
+    """Whether this heuristic (and weight) guarantees an optimal path on a grid walked by
+    ``options`` (a ``grid.GridOptions``)."""
     if weight > 1.0:
         return False
     if name == "manhattan":
-        return not graph.options.allows_diagonals
+        return not options.allows_diagonals
     return name in HEURISTICS
 
 
