@@ -43,22 +43,11 @@ _state: dict = {"case": None, "by_id": {}}
 
 
 def runtime() -> dict:
-    import numpy
-
+    """The search sections' runtime description, and which arcstar file this worker loaded
+    (the two workers must each load their own core)."""
     import arcstar
 
-    info = {
-        "python": ".".join(map(str, sys.version_info[:3])),
-        "platform": sys.platform,
-        "numpy": numpy.__version__,
-        "arcstar": getattr(arcstar, "__version__", "?"),
-        "arcstar_file": getattr(arcstar, "__file__", "?"),
-    }
-    if sys.platform == "emscripten":
-        import pyodide
-
-        info["pyodide"] = getattr(pyodide, "__version__", "?")
-    return info
+    return {**sb.runtime(), "arcstar_file": getattr(arcstar, "__file__", "?")}
 
 
 def hello(_req: dict) -> dict:

@@ -11,33 +11,18 @@
 // Python's own output and the progress go to stderr.
 
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
+import { bootPyodide, mount } from './pyodide_boot.mjs';
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const t0 = performance.now();
 const log = (msg) => process.stderr.write(`${msg}\n`);
 
-const { loadPyodide } = await import(pathToFileURL(resolve(config.pyodide_dir, 'pyodide.mjs')).href);
-const pyodide = await loadPyodide({
-  indexURL: resolve(config.pyodide_dir) + '/',
-  packageCacheDir: resolve(config.package_cache_dir) + '/',
-  stdout: (s) => process.stderr.write(`[py] ${s}\n`),
-  stderr: (s) => process.stderr.write(`${s}\n`),
-});
-const errors = [];
-// loadPackage never rejects: a missing wheel only calls errorCallback, so collect and throw.
-await pyodide.loadPackage(['numpy'], { messageCallback: () => {}, errorCallback: (m) => errors.push(String(m)) });
-if (errors.length) throw new Error(`could not load numpy: ${errors.join('; ')}`);
+const pyodide = await bootPyodide(config, ['numpy']);
 
-function mount(hostDir, where) {
-  pyodide.FS.mkdirTree(where);
-  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: resolve(hostDir) }, where);
-}
-mount(config.pycore, '/core/pycore');
-mount(config.bench, '/core/bench');
-mount(config.data_dir, '/core/data');
+mount(pyodide, config.pycore, '/core/pycore');
+mount(pyodide, config.bench, '/core/bench');
+mount(pyodide, config.data_dir, '/core/data');
 pyodide.runPython(`
 import sys
 sys.dont_write_bytecode = True

@@ -13,37 +13,19 @@
 // Progress goes to stderr; the result is the last line of stdout, prefixed "RESULT ".
 
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename } from 'node:path';
+import { bootPyodide, mount } from './pyodide_boot.mjs';
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const t0 = performance.now();
 const log = (msg) => process.stderr.write(`${msg}\n`);
 
-const { loadPyodide } = await import(pathToFileURL(resolve(config.pyodide_dir, 'pyodide.mjs')).href);
-const pyodide = await loadPyodide({
-  indexURL: resolve(config.pyodide_dir) + '/',
-  packageCacheDir: resolve(config.package_cache_dir) + '/',
-  stdout: (s) => process.stderr.write(`[py] ${s}\n`),
-  stderr: (s) => process.stderr.write(`${s}\n`),
-});
-
-async function loadPackages(names) {
-  const errors = [];
-  // loadPackage never rejects: a missing wheel only calls errorCallback, so collect and throw.
-  await pyodide.loadPackage(names, { messageCallback: () => {}, errorCallback: (m) => errors.push(String(m)) });
-  if (errors.length) throw new Error(`could not load ${names.join(', ')}: ${errors.join('; ')}`);
-}
-await loadPackages(['numpy', 'micropip']);
+const pyodide = await bootPyodide(config, ['numpy', 'micropip']);
 log(`pyodide ${pyodide.version} with numpy ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-function mount(hostDir, where) {
-  pyodide.FS.mkdirTree(where);
-  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: resolve(hostDir) }, where);
-}
-mount(config.pycore, '/bench/pycore');
-mount(config.bench, '/bench/bench');
-mount(config.data_dir, '/bench/data');
+mount(pyodide, config.pycore, '/bench/pycore');
+mount(pyodide, config.bench, '/bench/bench');
+mount(pyodide, config.data_dir, '/bench/data');
 
 pyodide.FS.mkdirTree('/bench/wheels');
 const wheelPaths = [];
