@@ -33,7 +33,7 @@ from typing import TypeVar
 import numpy as np
 
 from ..outcomes import BadInput, shown
-from .jsontext import load_json
+from .jsontext import as_text, load_json
 from .mapio import ASCII_CHARS
 from .tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
 
@@ -305,27 +305,12 @@ def _codes_from_rows(rows: list[str], width: int, field: str = "rows") -> np.nda
     return codes.reshape(len(rows), width)
 
 
-def _check_text(text: object, what: str) -> str:
-    if isinstance(text, (bytes, bytearray)):
-        if len(text) > MAX_HEX_TEXT:
-            raise BadInput(f"{what} of {len(text)} bytes is over the limit of {MAX_HEX_TEXT}")
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadInput(f"{what} is not UTF-8 text") from None
-    if not isinstance(text, str):
-        raise BadInput(f"{what} must be text, got {shown(text)}")
-    if len(text) > MAX_HEX_TEXT:
-        raise BadInput(f"{what} of {len(text)} characters is over the limit of {MAX_HEX_TEXT}")
-    return text
-
-
 def parse_hex_ascii(text: str | bytes, orientation: str = "pointy") -> HexMap:
     """Read hex ASCII art: one storage row per line (odd-r rows when pointy, the rows of odd-q
     columns when flat), one terrain character per cell from the square reader's table
     (``mapio.ASCII_CHARS``), no indentation; blank lines before and after are ignored."""
     check_orientation(orientation)
-    text = _check_text(text, "hex ASCII map")
+    text = as_text(text, "hex ASCII map", MAX_HEX_TEXT)
     rows = [r.rstrip("\r") for r in text.split("\n")]
     while rows and rows[-1].strip() == "":
         rows.pop()
@@ -361,7 +346,7 @@ def hex_map_from_json(doc: object) -> HexMap:
     """Read arcstar hex JSON (a dict, or its text); the inverse of ``hex_map_to_json``.
     Unknown keys, a wrong size or a bad row are refused with the field they concern."""
     if isinstance(doc, (str, bytes, bytearray)):
-        text = _check_text(doc, "hex map JSON")
+        text = as_text(doc, "hex map JSON", MAX_HEX_TEXT)
         doc = load_json(text, "hex map JSON", 8)  # the format nests two levels
     if not isinstance(doc, dict):
         raise BadInput(f"a hex map must be a JSON object, got {shown(doc)}")

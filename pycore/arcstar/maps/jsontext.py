@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..outcomes import BadInput
+from ..outcomes import BadInput, shown
 
 # A JSON string, unrolled so the regex engine runs without backtracking per character.
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
@@ -32,15 +32,29 @@ def nesting_depth(text: str, limit: int) -> int:
     return int(np.cumsum(steps).max(initial=0))
 
 
-def load_json(text: str | bytes | bytearray, what: str, max_depth: int, field: str = "",
-              **loads_options: Any) -> Any:
-    """Parse ``text`` (``what`` names it in messages), refusing nesting deeper than
-    ``max_depth`` before the parser sees it; bad JSON becomes ``BadInput`` naming ``field``."""
+def as_text(text: object, what: str, max_chars: int | None = None, field: str = "") -> str:
+    """``text`` as a str (bytes decoded as UTF-8) of at most ``max_chars`` characters, checked
+    before anything reads it; ``BadInput`` naming ``what`` otherwise."""
     if isinstance(text, (bytes, bytearray)):
+        if max_chars is not None and len(text) > max_chars:
+            raise BadInput(f"{what} of {len(text)} bytes is over the limit of {max_chars}", field)
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
             raise BadInput(f"{what} is not UTF-8 text: {e}", field) from None
+    if not isinstance(text, str):
+        raise BadInput(f"{what} must be text, got {shown(text)}", field)
+    if max_chars is not None and len(text) > max_chars:
+        raise BadInput(f"{what} of {len(text)} characters is over the limit of {max_chars}", field)
+    return text
+
+
+def load_json(text: str | bytes | bytearray, what: str, max_depth: int, field: str = "",
+              max_chars: int | None = None, **loads_options: Any) -> Any:
+    """Parse ``text`` (``what`` names it in messages), refusing text over ``max_chars`` and
+    nesting deeper than ``max_depth`` before the parser sees it; bad JSON becomes ``BadInput``
+    naming ``field``."""
+    text = as_text(text, what, max_chars, field)
     if nesting_depth(text, max_depth) > max_depth:
         raise BadInput(f"{what} nests deeper than {max_depth} levels", field)
     try:

@@ -235,9 +235,7 @@ def waypoints_from_json(doc: object) -> WaypointMap:
 
 def _load_json(text: str | bytes | bytearray) -> object:
     """Parse JSON text after checking its length; hostile nesting and numbers become BadInput."""
-    if len(text) > MAX_TEXT:
-        raise BadInput(f"waypoint JSON of {len(text)} characters is over the limit of {MAX_TEXT}")
-    return load_json(text, "waypoint JSON", 8)  # the format nests three levels
+    return load_json(text, "waypoint JSON", 8, max_chars=MAX_TEXT)  # the format nests three levels
 
 
 # -- validation -----------------------------------------------------------------------------
