@@ -447,7 +447,7 @@ def engine_compare(ctx: Context) -> SectionResult:
                 new.close()
             for key in ("old", "new"):  # each imported its own core, not an installed arcstar
                 where = str(cores[key].resolve()) if runtime == "CPython" else "/core/pycore/"
-                got = result["runtime"][key].get("arcstar_file", "?")
+                got = result["runtime"][key].pop("arcstar_file", "?")  # checked, then not kept: a machine's path
                 if not got.startswith(where):
                     raise WorkerError(f"{runtime} {key} worker imported arcstar from {got}, not from {where}")
             notes: list[str] = []
