@@ -83,7 +83,7 @@ def test_untraced_grid_loops_expand_the_same_nodes_as_the_generic_loop(case, heu
     goals = [g] + open_nodes[::max(1, len(open_nodes) // n_goals)][:n_goals - 1]
     kw = dict(heuristic=heuristic, weight=weight)
     fast = AStar(graph, s, goals, **kw)
-    assert fast._loop == (fast._expand_uniform if graph.uniform_steps is not None else fast._expand_grid)
+    assert fast._loop == (AStar._expand_uniform if graph.uniform_steps is not None else AStar._expand_grid)
     fast.run(slice_size=5)
     generic = _run(graph, s, goals, False, **kw)
     assert fast.status == generic.status and fast.expanded == generic.expanded

@@ -75,7 +75,7 @@ class TileMap:
                 raise ValueError("terrain codes must be integers 0..255")
         self.terrain = np.ascontiguousarray(terrain, dtype=np.uint8)
         self.terrains = {t.code: t for t in terrains}
-        unknown = set(np.unique(self.terrain).tolist()) - set(self.terrains)
+        unknown = set(np.flatnonzero(np.bincount(self.terrain.ravel(), minlength=256)).tolist()) - set(self.terrains)
         if unknown:
             raise ValueError(f"terrain codes with no terrain type: {sorted(unknown)}")
         self.influence: np.ndarray | None = None
@@ -169,12 +169,14 @@ class TileMap:
     @property
     def cost_grid(self) -> np.ndarray:
         """Per-tile move-cost multipliers (float64, inf = impassable), shape (height, width)."""
-        def build() -> np.ndarray:
-            table = np.full(256, INF)
-            for t in self.terrains.values():
-                table[t.code] = t.cost
-            return table[self.terrain]
-        return self._cached("cost_grid", build)
+        return self._cached("cost_grid", lambda: self._cost_table()[self.terrain])
+
+    def _cost_table(self) -> np.ndarray:
+        """Move cost per terrain code (inf for codes the map does not define)."""
+        table = np.full(256, INF)
+        for t in self.terrains.values():
+            table[t.code] = t.cost
+        return table
 
     @property
     def blocked(self) -> np.ndarray:
@@ -184,7 +186,9 @@ class TileMap:
     def min_cost(self) -> float:
         """The cheapest passable move cost on the map (scales heuristics to stay admissible)."""
         def build() -> float:
-            finite = self.cost_grid[np.isfinite(self.cost_grid)]
+            present = np.bincount(self.terrain.ravel(), minlength=256) > 0
+            costs = self._cost_table()[present]
+            finite = costs[np.isfinite(costs)]
             return float(finite.min()) if finite.size else 1.0
         return self._cached("min_cost", build)
 

@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 from heapq import heappop, heappush, heappushpop
 from itertools import chain, islice, repeat
 from operator import sub
+from typing import Any
 
 import numpy as np
 
 from ..outcomes import BadInput, Status
-from .graph import CellGraph, Graph
+from .graph import CellGraph, Graph, filled
 from .grid import GridGraph
 from .heuristics import heuristic_constants
 from .openlists import TIE, HeapOpenList, make_open_list
@@ -46,23 +47,36 @@ CLOSED = -1.0  # the grid loops' g of a closed node: below every g, so no step e
 
 
 class Workspace:
-    """Per-node g, parent and list-stamp arrays for one map size, reused across searches."""
+    """Per-node g, parent and list-stamp arrays for one map size, reused across searches.
+
+    Each array is allocated on first use: the grid loops keep g and the stamps folded in one
+    array of their own (``open_g``), so on a large map they never pay for ``g`` or ``stamp``.
+    """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.g = [0.0] * size
-        self.parent = [-1] * size
-        self.stamp = [0] * size
         self.generation = 0
-        self._extra: dict[str, list] = {}
+        self._extra: dict[str, Any] = {}
 
-    def array(self, name: str, fill: float | int) -> list:
+    @property
+    def g(self) -> Any:
+        return self.array("g", 0.0)
+
+    @property
+    def parent(self) -> Any:
+        return self.array("parent", -1)
+
+    @property
+    def stamp(self) -> Any:
+        return self.array("stamp", 0)
+
+    def array(self, name: str, fill: float) -> Any:
         """A further per-node array (allocated on first use, then reused like the others)."""
         if name not in self._extra:
-            self._extra[name] = [fill] * self.size
+            self._extra[name] = filled(self.size, fill)
         return self._extra[name]
 
-    def links(self) -> tuple[list, list, list]:
+    def links(self) -> tuple[Any, Any, Any]:
         """The next/prev/key arrays Pinter's unsorted open list threads through the nodes."""
         return self.array("next", -1), self.array("prev", -1), self.array("f", 0.0)
 
@@ -72,19 +86,23 @@ class Workspace:
         return self.generation
 
 
-_POOL: dict[int, list[Workspace]] = {}
+# Workspaces kept for reuse: of one map size only (the last one searched), at most two, so
+# swapping between large maps never holds the arrays of a map no longer searched.
+_POOL: list[Workspace] = []
 _POOL_KEEP = 2
 
 
 def acquire_workspace(size: int) -> Workspace:
-    free = _POOL.setdefault(size, [])
-    return free.pop() if free else Workspace(size)
+    if _POOL and _POOL[0].size != size:
+        _POOL.clear()
+    return _POOL.pop() if _POOL else Workspace(size)
 
 
 def release_workspace(ws: Workspace) -> None:
-    free = _POOL.setdefault(ws.size, [])
-    if len(free) < _POOL_KEEP:
-        free.append(ws)
+    if _POOL and _POOL[0].size != ws.size:
+        _POOL.clear()
+    if len(_POOL) < _POOL_KEEP:
+        _POOL.append(ws)
 
 
 @dataclass
@@ -267,25 +285,30 @@ class AStar(SteppedSearch):
         self._open = make_open_list(open_list, ws.size, ws.links() if open_list == "unsorted" else None)
         self._open_stamp = ws.next_generation()
         self._path: list[int] | None = None
-        ws.g[start], ws.parent[start], ws.stamp[start] = 0.0, -1, self._open_stamp
+        ws.parent[start] = -1
         h0 = self._h(start)
         self._open.push(h0, h0, start, True)
         # the grid loops' state: g with the stamp folded in, the closed nodes, the held-back entry
         self._open_g: list[float] | None = None
         self._closed: list[int] = []
         self._held: tuple[float, int] | None = None
-        self._loop = self._expand_general
+        # the loop as a plain function, not a bound method: a bound method kept on self is a
+        # reference cycle, which would hold the graph (on a large map, a gigabyte) until the
+        # garbage collector happens to run
+        self._loop: Callable[[AStar, int], None] = AStar._expand_general
         if self._grid is not None:
             self._open_g = ws.array("open_g", INF)  # all inf between searches
             self._open_g[start] = 0.0
             uniform = self._grid.uniform_steps is not None and self.trace is None and stop == "closed"
-            self._loop = self._expand_uniform if uniform else self._expand_grid
+            self._loop = AStar._expand_uniform if uniform else AStar._expand_grid
+        else:
+            ws.g[start], ws.stamp[start] = 0.0, self._open_stamp
         if self.trace is not None:
             self.trace.updates.extend((start, 0.0, -1))
 
     # -- running --------------------------------------------------------------------------
     def _expand(self, budget: int) -> None:
-        self._loop(budget)
+        self._loop(self, budget)
 
     def _expand_grid(self, budget: int) -> None:
         """The grid loop: binary heap, no turn penalty, any step costs, trace and stop rule."""

@@ -8,12 +8,38 @@ graph (the Rust ``pathfinding`` crate's model: search as functions over callback
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..outcomes import BadInput, shown
+
+#: Above this many nodes a graph's per-node tables are packed arrays, not lists: 8 bytes an entry
+#: instead of a pointer plus an object, and nothing for the garbage collector to walk (a list of
+#: 17 M entries costs a tenth of a second at every full collection, in the middle of a search).
+#: Below it, lists: indexing one is a little faster in a search's inner loop. 2**21 nodes is a
+#: 1446 x 1446 map; every Moving AI benchmark map is smaller.
+COMPACT_NODES = 1 << 21
+
+
+def node_table(values: np.ndarray) -> Any:
+    """A per-node table for a search to index: a list, or a packed ``array`` on large graphs."""
+    if values.size <= COMPACT_NODES:
+        return values.tolist()
+    code = "d" if values.dtype.kind == "f" else "i" if values.dtype == np.int32 else "q"
+    table = array(code)
+    table.frombytes(np.ascontiguousarray(values, dtype=np.dtype(code)).data.cast("B"))
+    return table
+
+
+def filled(size: int, fill: float) -> Any:
+    """A per-node table of ``size`` entries all ``fill`` (a list, or an ``array`` on large graphs)."""
+    if size <= COMPACT_NODES:
+        return [fill] * size
+    return array("d" if isinstance(fill, float) else "q", [fill]) * size
+
 
 
 @runtime_checkable

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..maps.tilemap import INF, TileMap
+from .graph import node_table
 from .heuristics import HEURISTICS, admissible, make_heuristic
 
 SQRT2 = math.sqrt(2.0)
@@ -23,8 +24,6 @@ UniformSteps = tuple[list[tuple[int, ...]], list[tuple[int, ...]], float, float]
 DIAGONAL_POLICIES = ("never", "both", "either", "always")
 COST_MODELS = {"lester": (10.0, 14.0), "octile": (1.0, SQRT2)}
 _NO_CHECK, _BOTH_FREE, _ONE_FREE = 0, 1, 2
-
-
 @dataclass(frozen=True)
 class GridOptions:
     """How a grid is walked.
@@ -75,23 +74,25 @@ class GridGraph:
         self.map_version = tilemap.version
         cost = np.full((self.height + 2, self.stride), INF)
         cost[1:-1, 1:-1] = tilemap.cost_grid
-        penalty = np.zeros_like(cost)
+        penalty: Any = 0.0
         if tilemap.influence is not None:
+            penalty = np.zeros_like(cost)
             penalty[1:-1, 1:-1] = tilemap.influence
         straight, diagonal = options.units
-        self.passable = bytes(np.isfinite(cost).ravel().astype(np.uint8))
+        free = np.isfinite(cost)
+        self.passable = bytes(free.ravel().view(np.uint8))
         straight_cost, diagonal_cost = (cost * straight + penalty).ravel(), (cost * diagonal + penalty).ravel()
-        self.straight_cost = straight_cost.tolist()
-        self.diagonal_cost = diagonal_cost.tolist()
-        open_costs = [c[np.isfinite(cost).ravel()] for c in (straight_cost, diagonal_cost)]
+        self.straight_cost = node_table(straight_cost)
+        self.diagonal_cost = node_table(diagonal_cost)
         # one step cost per kind of move on every open tile (the same float the lists hold)?
-        self._unit_costs = tuple(float(c[0]) for c in open_costs) \
-            if open_costs[0].size and all((c == c[0]).all() for c in open_costs) else None
+        self._unit_costs = self._one_cost_each(straight_cost, diagonal_cost, free.ravel())
         self.min_cost = tilemap.min_cost()
-        ys, xs = np.divmod(np.arange((self.height + 2) * self.stride), self.stride)
-        self.xs, self.ys = xs.tolist(), ys.tolist()  # padded coordinates per node, for heuristics
+        xs = np.tile(np.arange(self.stride, dtype=np.int32), self.height + 2)
+        ys = np.repeat(np.arange(self.height + 2, dtype=np.int32), self.stride)
+        # padded coordinates per node, for heuristics
+        self.xs, self.ys = node_table(xs), node_table(ys)
         self.moves = self._moves()
-        self.legal = self._legal_masks(np.isfinite(cost))
+        self.legal = self._legal_masks(free)
         self.moves_by_mask = [tuple((m[0], m[1], k) for k, m in enumerate(self.moves) if mask >> k & 1)
                               for mask in range(1 << len(self.moves))]
         # what the search's grid loops read: (offset, step-cost list) per legal move, and on a map
@@ -103,6 +104,17 @@ class GridGraph:
         self.node_count = (self.height + 2) * self.stride
         self.cell_count = self.width * self.height
         self.jps: Any = None  # what search.jps derives from this graph (``jps_prep.prepare``), on first use
+
+    @staticmethod
+    def _one_cost_each(straight: np.ndarray, diagonal: np.ndarray, free: np.ndarray) -> tuple[float, float] | None:
+        """The one (straight, diagonal) step cost of every open tile, or None when they differ."""
+        k = int(np.argmax(free))  # the first open tile
+        if not free[k]:
+            return None
+        s, d = straight[k], diagonal[k]
+        if np.any((straight != s) & free) or np.any((diagonal != d) & free):
+            return None
+        return float(s), float(d)
 
     def _moves(self) -> list[tuple[int, list, int, int, int]]:
         s = self.stride

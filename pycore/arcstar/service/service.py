@@ -169,6 +169,9 @@ class Service:
             check_size(width, height)
         except ValueError as e:
             raise within("map", e) from None
+        # Let go of the map this replaces (and its graphs) before the new one is built, so two
+        # large maps are never held at once.
+        self.map, self.map_version = None, None
         if hasattr(cells, "to_py"):  # a JavaScript typed array inside Pyodide
             cells = cells.to_py()
         try:
