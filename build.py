@@ -23,6 +23,7 @@ import errno
 import functools
 import hashlib
 import http.server
+import importlib.util
 import json
 import os
 import re
@@ -491,6 +492,47 @@ def copy_web(dest: Path, quiet: bool) -> None:
     shutil.copytree(web, dest, ignore=shutil.ignore_patterns("__pycache__", ".DS_Store"))
 
 
+def core_data() -> dict:
+    """What the page needs from the core before Pyodide is ready: the terrain table and the
+    built-in maps (the example, arcstar.maps.presets) as size, markers and run-length cell codes
+    ([code, count, code, count, ...], row-major). Runs where arcstar imports (it needs numpy)."""
+    from arcstar.maps import DEFAULT_TERRAINS, GROUND, WALL, MapFile, load_map
+    from arcstar.maps.presets import lester, serpentine, walled_room
+
+    def encoded(loaded: MapFile) -> dict:
+        cells = loaded.map.terrain.ravel()
+        starts = [0, *(cells[1:] != cells[:-1]).nonzero()[0] + 1]
+        ends = [*starts[1:], len(cells)]
+        runs = [int(v) for a, b in zip(starts, ends, strict=True) for v in (cells[a], b - a)]
+        return {"width": loaded.map.width, "height": loaded.map.height, "runs": runs,
+                "start": loaded.start and list(loaded.start), "goal": loaded.goal and list(loaded.goal)}
+
+    maps = {"example": load_map(ROOT / "static" / "maps" / "example.txt"), "lester": lester(),
+            "empty": walled_room(64, 48), "maze": serpentine(1024, 8)}
+    return {"terrains": [{"code": t.code, "name": t.name, "char": t.char,
+                          "cost": None if t.cost == float("inf") else t.cost} for t in DEFAULT_TERRAINS],
+            "ground": GROUND, "wall": WALL,
+            "maps": {name: encoded(loaded) for name, loaded in maps.items()}}
+
+
+def core_data_python() -> str:
+    """A Python that imports the core: this one when it has numpy, else the test venv's."""
+    if importlib.util.find_spec("numpy") is not None:
+        return sys.executable
+    if venv_python().exists():
+        return str(venv_python())
+    raise BuildError("the lab's core data is made by importing arcstar, which needs numpy: "
+                     "`pip install numpy`, or run `python3 build.py test` once (it makes .venv/)")
+
+
+def write_core_data(dest: Path, quiet: bool) -> None:
+    """dist/js/core-data.json: core_data(), made by the core from pycore/ in a subprocess."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
+    run([core_data_python(), str(ROOT / "build.py"), "core-data", str(dest)],
+        what="writing the lab's core data (terrains, built-in maps) from pycore/", env=env)
+    say(f"wrote js/{dest.name} from pycore/", quiet)
+
+
 def benchmarks_source() -> Path | None:
     """The Moving AI benchmark folder: $ARCSTAR_BENCHMARKS, else the project's shared/ beside
     the repo; None when neither is there (the lab then lists no benchmark maps)."""
@@ -585,6 +627,7 @@ def build_site(quiet: bool = False) -> Path:
     try:
         copy_static(staging, quiet)
         copy_web(staging / "js", quiet)
+        write_core_data(staging / "js" / "core-data.json", quiet)
         arcstar_wheel = build_arcstar_wheel(staging / "wheels", quiet)
         copy_pyodide(tarball, wheels, staging / "pyodide")
         copy_benchmarks(staging / "benchmarks", quiet)
@@ -906,6 +949,11 @@ def main(argv: Sequence[str]) -> int:
             return cmd_test(rest)
         if command == "bench":
             return cmd_bench(rest)
+        if command == "core-data":  # write_core_data runs it in a Python that has numpy
+            if len(rest) != 1:
+                raise BuildError("`core-data` takes the file to write")
+            Path(rest[0]).write_text(json.dumps(core_data(), separators=(",", ":")) + "\n")
+            return 0
         if command == "pyodide-test-deps":  # used by tests/pyodide/run_in_pyodide.mjs
             print(json.dumps(pyodide_test_deps(quiet="--verbose" not in rest)))
             return 0

@@ -3,7 +3,8 @@
  * The search settings of the lab: their names in the menus and the checks on
  * the numbers a person types (a terrain cost, a weight, a turn penalty, a
  * budget). What settings guarantee comes from the core (`describe`). The lists of choices themselves come from
- * the engine's `info` answer; the labels here only make known names readable.
+ * the engine's `info` answer; the labels here only make known names readable. Everything here is
+ * pure: the settings as typed live in the app state (app.js).
  *
  * @module controls
  */
@@ -103,8 +104,6 @@ export const LABELS = Object.freeze({
   open_list: /** @type {Record<string, string>} */ ({ heap: 'binary heap', unsorted: 'unsorted (Pinter)' }),
   stop: /** @type {Record<string, string>} */ ({ closed: 'goal is closed', reached: 'goal is first reached' }),
 });
-
-/** What methods other than A* and Dijkstra promise (shown when the engine offers them). */
 
 /**
  * A label for a value of a setting.
@@ -233,4 +232,87 @@ export function parseUnit(raw) {
   const art = raw.art === '8' || raw.art === '16' ? Number(raw.art) : null;
   if (art !== null && !turning) errors.art = `Art directions (${art}) redraw a curved path: choose a turning method too.`;
   return { values: { turning, radius, width, can_reverse: !!raw.can_reverse, art }, errors };
+}
+
+/** @typedef {import('./app.js').SearchInput} SearchInput */
+/** @typedef {import('./app.js').UnitInput} UnitInput */
+
+/** The names of the number settings, for their errors. */
+const NUMBER_NAMES = Object.freeze({ weight: 'Weight', turn_penalty: 'Turn cost', max_expansions: 'Budget' });
+
+/** The search settings as typed when the page opens. @returns {SearchInput} */
+export function defaultSearchInput() {
+  const d = DEFAULT_OPTIONS;
+  return {
+    method: d.method,
+    neighbours: String(d.neighbours),
+    diagonal: d.diagonal,
+    costs: d.costs,
+    heuristic: d.heuristic,
+    weight: String(d.weight),
+    open_list: d.open_list,
+    turn_penalty: String(d.turn_penalty),
+    stop: d.stop,
+    max_expansions: '',
+    trace: d.trace,
+    unreadable: [],
+  };
+}
+
+/** The unit's settings as typed when the page opens (a tile path, no body). @returns {UnitInput} */
+export function defaultUnitInput() {
+  return { turning: '', radius: '1.5', width: '', art: '', can_reverse: false };
+}
+
+/**
+ * The search settings as they would be sent, with the errors of the ones that cannot be.
+ * @param {SearchInput} input
+ * @returns {{options: SearchOptions, errors: Record<string, string>}}
+ */
+export function readOptions(input) {
+  const { values, errors } = parseNumbers(input);
+  for (const k of input.unreadable) errors[k] = `${NUMBER_NAMES[/** @type {keyof typeof NUMBER_NAMES} */ (k)]} is not a number.`;
+  const options = {
+    method: input.method,
+    neighbours: Number(input.neighbours),
+    diagonal: input.diagonal,
+    costs: input.costs,
+    heuristic: input.heuristic,
+    weight: values.weight ?? DEFAULT_OPTIONS.weight,
+    open_list: input.open_list,
+    turn_penalty: values.turn_penalty ?? 0,
+    stop: input.stop,
+    max_expansions: values.max_expansions ?? null,
+    trace: input.trace,
+  };
+  return { options, errors };
+}
+
+/**
+ * The plan options for the unit with a turning method (null: the tile path).
+ * @param {UnitOptions} u
+ * @param {string | null} turning
+ * @returns {{width?: number, turning?: string, radius?: number, can_reverse?: boolean, art?: number}}
+ */
+export function unitOptions(u, turning) {
+  /** @type {{width?: number, turning?: string, radius?: number, can_reverse?: boolean, art?: number}} */
+  const o = {};
+  if (u.width !== null) o.width = u.width;
+  if (turning) {
+    o.turning = turning;
+    o.radius = u.radius;
+    o.can_reverse = u.can_reverse;
+    if (u.art !== null) o.art = u.art;
+  }
+  return o;
+}
+
+/**
+ * How a search's scores are written in Lester's view: whole numbers for his 10/14 costs.
+ * @param {string} costs  the cost model of the search
+ * @returns {(v: number) => string}
+ */
+export function scoreFormat(costs) {
+  if (costs === 'lester') return (v) => (Math.abs(v - Math.round(v)) < 1e-6 ? String(Math.round(v)) : v.toFixed(1));
+  return (v) => v.toFixed(1);
 }

@@ -8,40 +8,26 @@
  * - A whole drag is one undo step.
  * - Middle drag, or a left drag while Space is held, pans the view; the mouse
  *   wheel zooms around the pointer.
- * - The hovered tile is reported for the coordinates readout.
+ * - The hovered tile goes to the app state (the readout and the brush outline show it).
  *
  * @module editor
  */
 
-import { TERRAIN } from './maps.js';
+/** @typedef {import('./app.js').AppState} AppState */
 
-/** @typedef {import('./state.js').MapModel} MapModel */
-/** @typedef {import('./render.js').Renderer} Renderer */
-/** @typedef {'paint' | 'erase'} Tool */
-
+/**
+ * The mouse on the map: it edits the app state's model and moves its viewport; the tool, brush
+ * and terrain come from the state (the terrain panel sets them).
+ */
 export class Editor {
   /**
    * @param {HTMLCanvasElement} canvas
-   * @param {MapModel} model
-   * @param {Renderer} renderer
-   * @param {{onHover?: (tile: [number, number] | null) => void, onEdit?: () => void,
-   *          onView?: () => void, terrainName?: (code: number) => string}} [hooks]
+   * @param {AppState} app
    */
-  constructor(canvas, model, renderer, hooks = {}) {
+  constructor(canvas, app) {
     this.canvas = canvas;
-    this.model = model;
-    this.renderer = renderer;
-    this.hooks = hooks;
-    /** @type {Tool} */
-    this.tool = 'paint';
-    this.brush = 1;
-    /** @type {number} the terrain code the Paint tool lays */
-    this.code = TERRAIN.WALL;
-    /** Space is held: a left drag pans (set by the page's key handler) */
-    this.spaceHeld = false;
-    /** a pan happened while Space was held (so releasing Space does not play/pause) */
-    this.pannedWithSpace = false;
-    /** @type {null | {kind: 'paint', code: number, last: [number, number]} | {kind: 'marker', which: 'start' | 'goal'} | {kind: 'pan', x: number, y: number}} */
+    this.app = app;
+    /** @type {null | {kind: 'paint', code: number, last: [number, number]} | {kind: 'marker', which: 'start' | 'goal'} | {kind: 'pan', x: number, y: number}} the drag under way */
     this.drag = null;
     /** @type {number | null} */
     this.pointerId = null;
@@ -62,21 +48,12 @@ export class Editor {
     });
   }
 
-  /** @param {number} code  the terrain the Paint tool lays */
-  setTerrain(code) {
-    this.code = code;
-  }
-
-  /** @param {Tool} tool */
-  setTool(tool) {
-    this.tool = tool;
-    this.canvas.dataset.tool = tool;
-  }
-
-  /** @param {number} n  brush side in tiles (1, 2, 3 or 5) */
-  setBrush(n) {
-    this.brush = Math.max(1, Math.min(5, Math.round(n)));
-    this.renderer.brush = this.brush;
+  /**
+   * The tile under a pointer (may be outside the map).
+   * @param {{clientX: number, clientY: number}} e
+   */
+  _tileAt(e) {
+    return this.app.viewport.tileAt(this.canvas.getBoundingClientRect(), e.clientX, e.clientY);
   }
 
   /** @param {WheelEvent} e */
@@ -85,16 +62,15 @@ export class Editor {
     const r = this.canvas.getBoundingClientRect();
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
     const dy = Math.max(-300, Math.min(300, e.deltaY * unit));
-    this.renderer.zoomBy(Math.exp(-dy * 0.002), e.clientX - r.left, e.clientY - r.top);
-    if (this.hooks.onView) this.hooks.onView();
-    this._hover(this.renderer.tileAt(e.clientX, e.clientY));
+    this.app.viewport.zoomBy(Math.exp(-dy * 0.002), e.clientX - r.left, e.clientY - r.top);
+    this.app.emit('view');
+    this._hover(this._tileAt(e));
   }
 
   /** @param {[number, number] | null} tile */
   _hover(tile) {
-    const inside = tile && this.model.inBounds(tile[0], tile[1]) ? tile : null;
-    this.renderer.hover = inside;
-    if (this.hooks.onHover) this.hooks.onHover(inside);
+    this.app.hover = tile && this.app.model.inBounds(tile[0], tile[1]) ? tile : null;
+    this.app.emit('hover');
   }
 
   /** @param {PointerEvent} e */
@@ -103,12 +79,12 @@ export class Editor {
     if (e.button !== 0 && e.button !== 1 && e.button !== 2) return;
     e.preventDefault();
     this.canvas.focus({ preventScroll: true });
-    const tile = this.renderer.tileAt(e.clientX, e.clientY);
+    const tile = this._tileAt(e);
     const [x, y] = tile;
-    const m = this.model;
-    if (e.button === 1 || (e.button === 0 && this.spaceHeld)) {
+    const { model: m, paint, space } = this.app;
+    if (e.button === 1 || (e.button === 0 && space.held)) {
       this.drag = { kind: 'pan', x: e.clientX, y: e.clientY };
-      if (this.spaceHeld) this.pannedWithSpace = true;
+      if (space.held) space.panned = true;
     } else if (!m.inBounds(x, y)) {
       return;
     } else if (e.button === 0 && m.start[0] === x && m.start[1] === y) {
@@ -118,11 +94,10 @@ export class Editor {
       this.drag = { kind: 'marker', which: 'goal' };
       m.beginStroke('move goal');
     } else {
-      const erase = e.button === 2 || this.tool === 'erase' || e.shiftKey;
-      const code = erase ? TERRAIN.GROUND : this.code;
+      const erase = e.button === 2 || paint.tool === 'erase' || e.shiftKey;
+      const code = erase ? m.ground : paint.code;
       this.drag = { kind: 'paint', code, last: tile };
-      const name = this.hooks.terrainName ? this.hooks.terrainName(code) : `terrain ${code}`;
-      m.beginStroke(erase ? 'erase' : code === TERRAIN.WALL ? 'paint walls' : `paint ${name}`);
+      m.beginStroke(erase ? 'erase' : code === m.wall ? 'paint walls' : `paint ${this.app.terrainName(code)}`);
       this._stamp([tile], code);
     }
     this.pointerId = e.pointerId;
@@ -137,20 +112,20 @@ export class Editor {
 
   /** @param {PointerEvent} e */
   _move(e) {
-    const tile = this.renderer.tileAt(e.clientX, e.clientY);
+    const tile = this._tileAt(e);
     this._hover(tile);
     const d = this.drag;
     if (!d || (this.pointerId !== null && e.pointerId !== this.pointerId)) return;
     if (d.kind === 'pan') {
-      this.renderer.panBy(e.clientX - d.x, e.clientY - d.y);
+      this.app.viewport.panBy(e.clientX - d.x, e.clientY - d.y);
       d.x = e.clientX;
       d.y = e.clientY;
-      if (this.hooks.onView) this.hooks.onView();
+      this.app.emit('view');
       return;
     }
     if (d.kind === 'marker') {
       const [x, y] = tile;
-      if (this.model.inBounds(x, y)) this.model.moveMarker(d.which, tile);
+      if (this.app.model.inBounds(x, y)) this.app.model.moveMarker(d.which, tile);
       return;
     }
     if (tile[0] === d.last[0] && tile[1] === d.last[1]) return;
@@ -167,8 +142,7 @@ export class Editor {
     this.pointerId = null;
     delete this.canvas.dataset.dragging;
     if (kind === 'pan') return;
-    this.model.endStroke();
-    if (this.hooks.onEdit) this.hooks.onEdit();
+    this.app.model.endStroke();
   }
 
   /**
@@ -177,14 +151,14 @@ export class Editor {
    * @param {number} code
    */
   _stamp(centres, code) {
-    const b = this.brush;
+    const b = this.app.paint.brush;
     const off = Math.floor((b - 1) / 2);
     /** @type {Array<[number, number]>} */
     const tiles = [];
     for (const [cx, cy] of centres) {
       for (let dy = 0; dy < b; dy++) for (let dx = 0; dx < b; dx++) tiles.push([cx - off + dx, cy - off + dy]);
     }
-    this.model.paint(tiles, code);
+    this.app.model.paint(tiles, code);
   }
 }
 

@@ -73,9 +73,7 @@ export class Replay {
     this.g = new Float64Array(size).fill(NaN);
     this.h = new Float64Array(size).fill(NaN);
     this.parent = new Int32Array(size).fill(-1);
-    trace.nodes.forEach((node, j) => {
-      this.h[node] = trace.h[j];
-    });
+    for (let j = 0; j < trace.nodes.length; j++) this.h[trace.nodes[j]] = trace.h[j];
     /** triples applied so far */
     this.applied = 0;
     this._reset();

@@ -10,12 +10,10 @@
  * command with beginStroke()/endStroke().
  *
  * `version` changes whenever the terrain or a cost changes (never reused, also
- * not by undo), so the worker can key its map cache by it.
+ * not by undo, nor by loading another map), so the worker can key its map cache by it.
  *
  * @module state
  */
-
-import { DEFAULT_TERRAINS, TERRAIN } from './maps.js';
 
 /** @typedef {[number, number]} Tile */
 
@@ -29,9 +27,6 @@ import { DEFAULT_TERRAINS, TERRAIN } from './maps.js';
 /**
  * @typedef {'cells' | 'costs' | 'markers' | 'load' | 'history'} ChangeKind
  */
-
-/** Version numbers are unique in a page's life. */
-let nextVersion = 1;
 
 /** A set of terrain changes: flat index -> [old code, new code]. */
 class CellsCommand {
@@ -162,8 +157,15 @@ export class MapModel {
   /**
    * @param {{width: number, height: number, cells: Uint8Array,
    *          start?: Tile | null, goal?: Tile | null}} map
+   * @param {{costs: Array<number | null>, ground: number, wall: number}} terrain  the core's
+   *   default cost per terrain code, and the codes the Erase tool and Clear lay and the Paint tool starts with
    */
-  constructor(map) {
+  constructor(map, terrain) {
+    /** the terrain codes of ground and wall */
+    this.ground = terrain.ground;
+    this.wall = terrain.wall;
+    /** the last version given out */
+    this.versions = 0;
     /** @type {number} */ this.width = 0;
     /** @type {number} */ this.height = 0;
     /** @type {Uint8Array} */ this.cells = new Uint8Array(0);
@@ -178,7 +180,7 @@ export class MapModel {
      * Move cost per terrain code (null = impassable; undefined = no such terrain).
      * @type {Array<number | null>}
      */
-    this.costs = DEFAULT_TERRAINS.map((t) => t.cost);
+    this.costs = [...terrain.costs];
     this.load(map);
   }
 
@@ -200,7 +202,7 @@ export class MapModel {
     this.height = map.height;
     this.cells = map.cells;
     if (map.costs) this.costs = [...map.costs];
-    this.version = nextVersion++;
+    this.version = ++this.versions;
     this.start = map.start
       ? copyTile(map.start)
       : hadMap && this.isOpen(oldStart[0], oldStart[1])
@@ -242,12 +244,12 @@ export class MapModel {
   }
 
   _touchCells() {
-    this.version = nextVersion++;
+    this.version = ++this.versions;
     this._emit('cells');
   }
 
   _touchCosts() {
-    this.version = nextVersion++;
+    this.version = ++this.versions;
     this._emit('costs');
   }
 
@@ -367,7 +369,7 @@ export class MapModel {
    * @param {string} [label]
    * @returns {number} how many tiles changed
    */
-  paint(tiles, code, label = code === TERRAIN.WALL ? 'paint walls' : code === TERRAIN.GROUND ? 'erase walls' : 'paint terrain') {
+  paint(tiles, code, label = code === this.wall ? 'paint walls' : code === this.ground ? 'erase walls' : 'paint terrain') {
     /** @type {CellsCommand} */
     let cmd;
     const inStroke = this.stroke !== null;
@@ -407,10 +409,10 @@ export class MapModel {
     /** @type {Tile[]} */
     const tiles = [];
     for (let i = 0; i < this.cells.length; i++) {
-      if (this.cells[i] !== TERRAIN.GROUND) tiles.push([i % this.width, Math.floor(i / this.width)]);
+      if (this.cells[i] !== this.ground) tiles.push([i % this.width, Math.floor(i / this.width)]);
     }
     if (this.stroke) this.endStroke();
-    return this.paint(tiles, TERRAIN.GROUND, 'clear the map');
+    return this.paint(tiles, this.ground, 'clear the map');
   }
 
   /**

@@ -1,0 +1,228 @@
+// @ts-check
+/**
+ * `window.arcstar`: the page's API for tests and embedding. It sets things up as the controls
+ * would (a map, settings) and reads the page back (state, the map's rows, what a tile shows,
+ * where a tile is on the screen); end-to-end tests drive the page itself with mouse and keyboard.
+ *
+ * @module api
+ */
+
+import { readOptions, parseUnit } from './controls.js';
+import { asciiRows, openRows } from './io/maps.js';
+import { runSearch, cancelSearch } from './search.js';
+import { sliderToSpeed } from './playback.js';
+import { setOptions } from './settings.js';
+import { LESTER_TILE_PX } from './view/viewport.js';
+
+/** @typedef {import('./app.js').AppState} AppState */
+/** @typedef {import('./app.js').LastResult} LastResult */
+/** @typedef {import('./controls.js').SearchOptions} SearchOptions */
+/** @typedef {import('./engine.js').Engine} Engine */
+/** @typedef {import('./view/render.js').Renderer} Renderer */
+
+/**
+ * @param {unknown} p
+ * @param {string} name
+ * @returns {[number, number]}
+ */
+function checkTile(p, name) {
+  if (!Array.isArray(p) || p.length !== 2 || !p.every((v) => typeof v === 'number' && Number.isInteger(v))) {
+    throw new Error(`${name} must be a tile [x, y] of two integers (got ${JSON.stringify(p)})`);
+  }
+  return [p[0], p[1]];
+}
+
+/**
+ * Build the API.
+ * @param {{app: AppState, engine: Engine, renderer: Renderer, canvas: HTMLCanvasElement,
+ *          drawNow: () => void, mapShown: Promise<unknown>}} lab
+ *   drawNow: draws a frame if one is owed (read-backs must see what is on screen);
+ *   mapShown: resolves when the first map is shown
+ */
+export function labApi(lab) {
+  const { app, engine, renderer, canvas, drawNow } = lab;
+  const model = app.model;
+  return {
+    /** Resolves when the example map is shown and the engine is ready to search. */
+    ready: Promise.all([lab.mapShown, engine.ready]).then(() => true),
+
+    /**
+     * Replace the map with ASCII rows, read by the core: each terrain's character (`.` ground,
+     * `#` wall, `=` road, `:` sand, `%` swamp, `^` hills, `~` water), `S` and `G` for the start
+     * and the goal (optional). Rejects with a readable message, keeping the current map, if the
+     * rows are malformed.
+     * @param {string[]} rows
+     */
+    async setMap(rows) {
+      await openRows(app, engine, rows);
+      return { width: model.width, height: model.height };
+    },
+
+    /** The current map as ASCII rows (with S and G). */
+    rows() {
+      return asciiRows(app);
+    },
+
+    /**
+     * Search (like the Find path button), draw the result and start the unit. Start and goal
+     * default to the markers; given ones on open tiles also move the markers.
+     * @param {{start?: [number, number], goal?: [number, number]}} [opts]
+     * @returns {Promise<LastResult>}
+     */
+    async findPath(opts = {}) {
+      const start = opts.start === undefined ? model.start : checkTile(opts.start, 'start');
+      const goal = opts.goal === undefined ? model.goal : checkTile(opts.goal, 'goal');
+      if (model.isOpen(start[0], start[1])) model.moveMarker('start', start);
+      if (model.isOpen(goal[0], goal[1])) model.moveMarker('goal', goal);
+      return runSearch(app, engine, [start[0], start[1]], [goal[0], goal[1]]);
+    },
+
+    /** Cancel the running search. @returns {boolean} whether one was running */
+    cancel() {
+      return cancelSearch(app, engine);
+    },
+
+    /**
+     * Set search settings, e.g. {method: 'dijkstra', neighbours: 4}; the same names and values
+     * as the plan options. Throws on an unknown one.
+     * @param {Partial<SearchOptions>} partial
+     */
+    setOptions(partial) {
+      return setOptions(app, partial);
+    },
+
+    /** The search settings as they would be sent, and the errors of bad fields. */
+    options() {
+      const { options, errors } = readOptions(app.search);
+      const costErrors = Object.fromEntries([...app.costErrors].map(([c, m]) => [`cost ${app.terrainName(c)}`, m]));
+      return { ...options, errors: { ...errors, ...costErrors } };
+    },
+
+    /** The terrain types with their current costs (null = impassable). */
+    terrains() {
+      return app.core.terrains.map((t) => ({ ...t, cost: model.costs[t.code] ?? null, selected: t.code === app.paint.code }));
+    },
+
+    /** The replay: {k, n, playing, speed, atEnd, current: [x, y] | null}, or null when there is none. */
+    replay() {
+      const r = app.replay?.player;
+      if (!r) return null;
+      const c = r.current;
+      return {
+        k: r.k,
+        n: r.n,
+        playing: r.playing,
+        speed: sliderToSpeed(app.replaySlider),
+        atEnd: r.atEnd,
+        current: c >= 0 ? [c % r.width, Math.floor(c / r.width)] : null,
+      };
+    },
+
+    /**
+     * What the canvas shows in tile (x, y): in Lester's view (zoomed in), the scores as drawn
+     * (`drawn: true`, numbers parsed from the drawn text, and the text in `text`); otherwise the
+     * replayed state (`drawn: false`).
+     * @param {number} x
+     * @param {number} y
+     */
+    tileInfo(x, y) {
+      if (!model.inBounds(x, y)) throw new Error(`tile (${x}, ${y}) is off the ${model.width}x${model.height} map`);
+      drawNow();
+      const d = renderer.drawn.get(y * model.width + x);
+      if (d) {
+        return { drawn: true, list: d.list, f: Number(d.f), g: Number(d.g), h: Number(d.h), parent: d.parent, text: { f: d.f, g: d.g, h: d.h } };
+      }
+      const player = app.replay?.player;
+      if (player) return { drawn: false, ...player.tile(x, y) };
+      return { drawn: false, list: null, f: null, g: null, h: null, parent: null };
+    },
+
+    /** The view: tile size (CSS px), the map's corner in the canvas, whether Lester's view is drawn. */
+    view() {
+      drawNow();
+      const vp = app.viewport;
+      return {
+        tileSize: vp.tileSize,
+        ox: vp.ox,
+        oy: vp.oy,
+        width: vp.cssW,
+        height: vp.cssH,
+        fitted: vp.fitted,
+        lester: renderer.lesterView,
+        lesterFrom: LESTER_TILE_PX,
+      };
+    },
+
+    /**
+     * Where the centre of tile (x, y) is on the screen (client CSS pixels).
+     * @param {number} x
+     * @param {number} y
+     */
+    tileToClient(x, y) {
+      return app.viewport.toClient(canvas.getBoundingClientRect(), x + 0.5, y + 0.5);
+    },
+
+    /** A snapshot of the page's state (tile units; heading radians, 0 = +x, pi/2 = +y). */
+    state() {
+      const unit = app.unit;
+      unit.update(performance.now());
+      const r = app.result;
+      const bench = app.bench;
+      return {
+        width: model.width,
+        height: model.height,
+        version: model.version,
+        map: app.mapKey,
+        start: [...model.start],
+        goal: [...model.goal],
+        searching: app.searching,
+        searches: app.searches,
+        engine: app.engineState,
+        canUndo: model.canUndo(),
+        canRedo: model.canRedo(),
+        tileSize: app.viewport.tileSize,
+        costs: [...model.costs],
+        paint: app.paint.code,
+        brush: app.paint.brush,
+        tool: app.paint.tool,
+        worker: { ...engine.stats },
+        lastResult: r ? { ...r, path: r.path ? r.path.map((p) => [...p]) : undefined } : null,
+        unit: {
+          x: unit.pose.x,
+          y: unit.pose.y,
+          heading: unit.pose.heading,
+          moving: unit.moving,
+          speed: unit.currentSpeed,
+          factor: unit.factor,
+          pivoting: !!unit.pivot,
+          travelled: unit.travelled,
+          width: unit.width,
+        },
+        benchmark: bench ? { name: bench.name, scenarios: bench.scenarios.length, chosen: bench.chosen ? { ...bench.chosen } : null } : null,
+      };
+    },
+
+    /** Pinter's Figure 1 after a Compare: [{label, key, length, turns, legal, status, visible}], or null. */
+    compare() {
+      const plans = app.compare.plans;
+      return plans
+        ? plans.map((e) => ({ key: e.key, label: e.label, length: e.length, turns: e.turns, legal: e.legal, status: e.status, visible: e.visible }))
+        : null;
+    },
+
+    /** The unit's settings as they would be sent, and the errors of bad fields. */
+    unitOptions() {
+      const { values, errors } = parseUnit(app.unitInput);
+      return { ...values, errors };
+    },
+
+    /**
+     * Test hook: send a raw message to the worker (bypassing the page's checks) and resolve
+     * with its answer, e.g. {type:'error', id, message}.
+     * @param {any} msg
+     */
+    _rawPlan(msg) {
+      return engine.raw(msg);
+    },
+  };
+}

@@ -1,0 +1,246 @@
+// @ts-check
+/**
+ * The lab's state: one object owns everything in the page that changes (the map model with its
+ * undo history, the settings as typed, the engine's status, the last result and what is drawn
+ * of it, the replay, the comparison, the benchmark scenarios, the unit and the view). Commands
+ * change it and then `emit` a topic; the panels subscribed to that topic show it again, and the
+ * canvas view reads it on its next frame. Nothing else in the page keeps state of its own.
+ *
+ * Coordinates are tiles: tile (x, y), x right, y down; headings in radians, 0 = +x, pi/2 = +y.
+ *
+ * @module app
+ */
+
+import { MapModel, sameTile } from './state.js';
+import { Unit } from './unit.js';
+import { Viewport } from './view/viewport.js';
+
+/** @typedef {import('./state.js').Tile} Tile */
+/** @typedef {import('./segments.js').SegmentPath} SegmentPath */
+/** @typedef {import('./replay.js').Replay} Replay */
+
+/**
+ * A terrain type from the core: code in the map array, name, ASCII character, and move cost
+ * (multiplies a step entering the tile; null = impassable).
+ * @typedef {{code: number, name: string, char: string, cost: number | null}} TerrainType
+ */
+
+/**
+ * A map as the page holds it: terrain codes row-major (y * width + x), and the markers it brings.
+ * @typedef {{width: number, height: number, cells: Uint8Array, start?: Tile | null, goal?: Tile | null,
+ *            costs?: Array<number | null>}} LabMap
+ */
+
+/**
+ * A built-in map as the build writes it: the cells as runs [code, count, code, count, ...].
+ * @typedef {{width: number, height: number, runs: number[], start: Tile | null, goal: Tile | null}} EncodedMap
+ */
+
+/**
+ * What the core tells the page at build time (js/core-data.json): the terrain table, the codes of
+ * ground and wall, and the built-in maps.
+ * @typedef {{terrains: TerrainType[], ground: number, wall: number, maps: Record<string, EncodedMap>}} CoreData
+ */
+
+/**
+ * What the page keeps of the last search (also returned by findPath).
+ * @typedef {Object} LastResult
+ * @property {string} status  a Status of the protocol, or 'error'
+ * @property {Tile[]} [path]
+ * @property {number | null} [cost]
+ * @property {number} [length]
+ * @property {number} [expanded]
+ * @property {number} [ms]
+ * @property {boolean} [optimal]  whether the method guarantees the least cost
+ * @property {number} [closedCount]
+ * @property {number} [openCount]
+ * @property {Tile} [start]
+ * @property {Tile} [goal]
+ * @property {number} [version]  the map version searched
+ * @property {string} [message]  for people
+ * @property {boolean} [replay]  whether the search can be replayed
+ * @property {number | null} [optimalLength]  the benchmark scenario's optimal length, if one was searched
+ * @property {boolean | null} [matchesOptimal]  whether the length found matches it
+ * @property {string | null} [turning]  the turning method planned with (null: the tile path)
+ * @property {Array<Record<string, unknown>>} [segments]  with turning: the lines and arcs (see segments.js)
+ * @property {boolean | null} [legal]  with turning: whether the body never overlaps a wall
+ * @property {Array<[number, number]>} [blocked]  stretches (distances) where it does
+ * @property {Array<[number, number, number]>} [speedLimits]  [from, to, factor] stretches
+ * @property {number} [turns]
+ * @property {number | null} [segmentsLength]
+ */
+
+/**
+ * A realistic path to draw and drive.
+ * @typedef {{route: SegmentPath, limits: Array<[number, number, number]>, pivots: number[], blocked: Array<[number, number]>}} Planned
+ */
+
+/**
+ * The search drawn on the map (it stays drawn, dimmed, after the map or the markers change).
+ * @typedef {Object} ShownSearch
+ * @property {Uint8Array | null} explored  0 unseen, 1 open, 2 closed, per tile
+ * @property {Replay | null} scores  its G, H and parents per tile, when it can be replayed
+ * @property {Tile[]} path
+ * @property {Planned | null} planned
+ * @property {number} version  the map version it ran on
+ * @property {Tile} from  the tile it started from
+ * @property {Tile} start  the markers when it ran
+ * @property {Tile} goal
+ * @property {(v: number) => string} format  how its scores are written
+ */
+
+/**
+ * A search being replayed.
+ * @typedef {{player: Replay, driven: boolean, owed: number, last: number}} ReplayState
+ * owed: expansions owed to the player (fractional); last: when it last advanced (performance.now)
+ */
+
+/**
+ * One plan of Pinter's Figure 1.
+ * @typedef {{key: string, label: string, color: string, visible: boolean, status: string, length: number | null,
+ *   turns: number | null, legal: boolean | null, message: string, route: SegmentPath | null,
+ *   tiles: Tile[] | null, blocked: Array<[number, number]>}} ComparedPlan
+ */
+
+/**
+ * A Moving AI scenario.
+ * @typedef {{id: number, bucket: number, start: Tile, goal: Tile, optimal: number}} Scenario
+ */
+
+/** @typedef {{name: string, map: string, scen?: string | null, width?: number, height?: number}} BenchEntry */
+
+/**
+ * The search settings as typed; numbers stay text until they are read (controls.js).
+ * @typedef {{method: string, neighbours: string, diagonal: string, costs: string, heuristic: string,
+ *            weight: string, open_list: string, turn_penalty: string, stop: string, max_expansions: string,
+ *            trace: boolean, unreadable: string[]}} SearchInput
+ * unreadable: the number fields whose text the browser could not read as a number
+ */
+
+/**
+ * The unit's settings as typed.
+ * @typedef {{turning: string, radius: string, width: string, art: string, can_reverse: boolean}} UnitInput
+ */
+
+/**
+ * What changed, for the panels that show it.
+ * @typedef {'status' | 'controls' | 'options' | 'choices' | 'unit' | 'terrain' | 'costs' | 'replay' | 'bench' | 'compare'
+ *           | 'maps' | 'view' | 'hover'} Topic
+ */
+
+export class AppState {
+  /**
+   * @param {CoreData} core
+   * @param {LabMap} map  the first map (the example)
+   * @param {{search: SearchInput, unit: UnitInput, choices: Record<string, string[]>}} settings  the first settings
+   */
+  constructor(core, map, settings) {
+    /** @type {CoreData} what the core said at build time (read only) */
+    this.core = core;
+    this.model = new MapModel(map, { costs: core.terrains.map((t) => t.cost), ground: core.ground, wall: core.wall });
+    /** the map menu's entry for the map shown ('' when it came from elsewhere) */
+    this.mapKey = 'example';
+    /** the Paint tool's terrain, the tool, the brush side in tiles */
+    this.paint = { code: core.wall, tool: /** @type {'paint' | 'erase'} */ ('paint'), brush: 1 };
+    /** @type {Map<number, string>} the cost inputs' errors, by terrain code */
+    this.costErrors = new Map();
+    this.search = settings.search;
+    /** @type {Record<string, string[]>} the values each menu offers (the engine's `info` replaces them) */
+    this.choices = settings.choices;
+    /** @type {{text: string, optimal: boolean} | null} what the settings guarantee, in the core's words */
+    this.guarantee = null;
+    this.unitInput = settings.unit;
+    /** @type {'loading' | 'ready' | 'failed'} */
+    this.engineState = 'loading';
+    /** @type {{state: string, text: string, progress: number | null}} the status line */
+    this.status = { state: 'loading', text: 'Starting the search engine…', progress: 0 };
+    this.searching = false;
+    /** what the hint under Find path says while it cannot search ('' for the page's own words) */
+    this.findHint = '';
+    /** searches settled (found, failed, cancelled or refused): lets tests wait for the next one */
+    this.searches = 0;
+    /** @type {LastResult | null} */
+    this.result = null;
+    /** @type {ShownSearch | null} */
+    this.shown = null;
+    /** @type {ReplayState | null} */
+    this.replay = null;
+    /** the replay speed slider's position, 0..1000 */
+    this.replaySlider = 394;
+    /** @type {{on: boolean, plans: ComparedPlan[] | null}} Pinter's Figure 1 */
+    this.compare = { on: false, plans: null };
+    /** @type {{name: string, scenarios: Scenario[], chosen: Scenario | null} | null} the scenarios offered */
+    this.bench = null;
+    /** @type {{text: string, ok: boolean | null}} the benchmark verdict or hint */
+    this.benchNote = { text: '', ok: null };
+    /** @type {BenchEntry[] | null} the benchmark maps of this build (null: not listed yet) */
+    this.benchIndex = null;
+    /** the unit's driving speed as set, tiles per second (long paths are driven faster) */
+    this.driveSpeed = 8;
+    this.unit = new Unit(this.driveSpeed);
+    this.viewport = new Viewport();
+    this.showGrid = true;
+    /** @type {Tile | null} the tile under the mouse */
+    this.hover = null;
+    /** Space is held (a left drag pans), and whether it panned meanwhile (then releasing it does not play) */
+    this.space = { held: false, panned: false };
+    /** a frame is owed */
+    this.dirty = true;
+    /** @type {Map<Topic, Set<() => void>>} */
+    this.listeners = new Map();
+  }
+
+  /**
+   * Call `fn` whenever `topic` is emitted.
+   * @param {Topic} topic
+   * @param {() => void} fn
+   */
+  on(topic, fn) {
+    const set = this.listeners.get(topic) ?? new Set();
+    set.add(fn);
+    this.listeners.set(topic, set);
+  }
+
+  /**
+   * Say that a part of the state changed: its panels show it again, and a frame is owed.
+   * @param {...Topic} topics
+   */
+  emit(...topics) {
+    this.dirty = true;
+    for (const topic of topics) for (const fn of this.listeners.get(topic) ?? []) fn();
+  }
+
+  /**
+   * @param {string} state  loading | ready | searching | found | no_path | cancelled | error
+   * @param {string} text
+   * @param {number | null} [progress]  0..1, null for an indeterminate bar, or unchanged
+   */
+  setStatus(state, text, progress) {
+    this.status = { state, text, progress: progress === undefined ? this.status.progress : progress };
+    this.emit('status');
+  }
+
+  /** @param {number} code */
+  terrainOf(code) {
+    return this.core.terrains.find((t) => t.code === code);
+  }
+
+  /** @param {number} code */
+  terrainName(code) {
+    return this.terrainOf(code)?.name ?? `terrain ${code}`;
+  }
+
+  /** Whether the drawn search no longer matches the map or the markers (it is drawn dimmed). */
+  get stale() {
+    const s = this.shown;
+    return !!s && (s.version !== this.model.version || !sameTile(s.start, this.model.start) || !sameTile(s.goal, this.model.goal));
+  }
+}
+
+/**
+ * Whether a result carries a path to draw and drive: found, or found but not legal for the unit.
+ * @param {string} status
+ */
+export function hasPath(status) {
+  return status === 'found' || status === 'not_legal';
+}

@@ -1,0 +1,258 @@
+// @ts-check
+/**
+ * Opening maps: the built-in ones (from the core data), the Moving AI benchmark maps of this
+ * build with their scenarios, files chosen or dropped (.map, .scen, .json, .txt), and ASCII rows
+ * from the test API. Every file and every row of text is read by the Python core in the worker
+ * (`load_map`, `load_scen`, with the core's validation); this module turns its answers into the
+ * page's map. Writing the map as ASCII ("Copy text") is here too.
+ *
+ * @module io/maps
+ */
+
+import { BENCHMARK_OPTIONS, LESTER_OPTIONS } from '../controls.js';
+import { clearScenarios, setScenarios } from '../scenarios.js';
+import { setOptions } from '../settings.js';
+import { fmt, messageOf } from '../util.js';
+import { builtInMap } from './coredata.js';
+
+/** @typedef {import('../app.js').AppState} AppState */
+/** @typedef {import('../app.js').LabMap} LabMap */
+/** @typedef {import('../app.js').Scenario} Scenario */
+/** @typedef {import('../engine.js').Engine} Engine */
+/** @typedef {import('../engine.js').MapMessage} MapMessage */
+
+/** Files larger than this are refused before they are read (a 4096 x 4096 .map is about 17 MB). */
+export const MAX_FILE_BYTES = 40 * 1024 * 1024;
+
+/**
+ * Show a new map: a running search is cancelled, the scenarios and the comparison go.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {LabMap} map
+ * @param {string} key  its map menu entry ('' when it came from elsewhere)
+ */
+export function showMap(app, engine, map, key) {
+  if (app.searching) engine.cancel();
+  app.compare.plans = null;
+  clearScenarios(app);
+  app.model.load(map);
+  app.result = null;
+  app.mapKey = key;
+  app.emit('maps', 'compare');
+}
+
+/**
+ * Open an entry of the map menu: a built-in map, or `bench:<name>`.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {string} which
+ */
+export async function openMap(app, engine, which) {
+  if (which.startsWith('bench:')) {
+    await openBenchmark(app, engine, which.slice(6));
+    return;
+  }
+  if (which === 'lester') {
+    showMap(app, engine, { ...builtInMap(app.core, which), costs: app.core.terrains.map((t) => t.cost) }, which);
+    setOptions(app, LESTER_OPTIONS);
+    app.setStatus(
+      app.engineState === 'ready' ? 'ready' : 'loading',
+      "Lester's example: A*, 10/14 step costs, Manhattan \u00D7 10, no corner cutting. Press Enter, then Home, and step with . (back with ,).",
+    );
+    return;
+  }
+  showMap(app, engine, builtInMap(app.core, which in app.core.maps ? which : 'example'), which in app.core.maps ? which : 'example');
+}
+
+/**
+ * @param {string} path  relative to the site root
+ */
+async function fetchText(path) {
+  const resp = await fetch(new URL(path, document.baseURI));
+  if (!resp.ok) throw new Error(`could not fetch ${path} (HTTP ${resp.status})`);
+  return resp.text();
+}
+
+/**
+ * List the benchmark maps of this build (benchmarks/index.json; none when it is missing).
+ * @param {AppState} app
+ */
+export async function loadBenchIndex(app) {
+  try {
+    const list = JSON.parse(await fetchText('benchmarks/index.json'));
+    if (!Array.isArray(list)) throw new Error('index.json is not a list');
+    app.benchIndex = list.filter(
+      (e) => e && typeof e.name === 'string' && typeof e.map === 'string' && (typeof e.scen === 'string' || e.scen == null),
+    );
+  } catch {
+    app.benchIndex = [];
+  }
+  app.emit('maps');
+}
+
+/**
+ * Open a benchmark map with its scenarios, and the benchmark metric.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {string} name
+ */
+async function openBenchmark(app, engine, name) {
+  const entry = app.benchIndex?.find((e) => e.name === name);
+  if (!entry) throw new Error(`there is no benchmark map named ${name}`);
+  app.setStatus('loading', `Opening the benchmark map ${name}…`, null);
+  const mapText = await fetchText(entry.map);
+  const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text: mapText }), false);
+  /** @type {Scenario[]} */
+  let scenarios = [];
+  let scenError = '';
+  if (entry.scen) {
+    // A broken scenario file does not keep the map from opening.
+    try {
+      const scenText = await fetchText(entry.scen);
+      const answer = await engine.request({ type: 'load_scen', text: scenText, width: map.width, height: map.height });
+      scenarios = answer.scenarios || [];
+    } catch (e) {
+      scenError = messageOf(e);
+    }
+  }
+  showMap(app, engine, map, `bench:${name}`);
+  setOptions(app, BENCHMARK_OPTIONS);
+  if (scenarios.length) setScenarios(app, name, scenarios);
+  const opened = `Opened ${name} (${map.width} x ${map.height}, ${fmt(scenarios.length)} scenarios).`;
+  if (scenError) {
+    app.setStatus('error', `${opened} Error: its scenarios could not be read: ${scenError}`, 0);
+  } else {
+    app.setStatus(
+      app.engineState === 'ready' ? 'ready' : 'loading',
+      `${opened} Benchmark metric set: 8 neighbours, no corner cutting, 1 / \u221A2 steps, octile heuristic.`,
+      1,
+    );
+  }
+}
+
+/**
+ * The page's map from the worker's `load_map` answer.
+ * @param {AppState} app
+ * @param {MapMessage} answer
+ * @param {boolean} ownCosts  the file brings its own terrain costs (an arcstar JSON map)
+ * @returns {LabMap}
+ */
+function mapFromAnswer(app, answer, ownCosts) {
+  const { width, height, cells } = answer;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || !(cells instanceof Uint8Array) || cells.length !== width * height) {
+    throw new Error('the engine read the map but sent back no tiles');
+  }
+  const types = Array.isArray(answer.terrains) ? answer.terrains : [];
+  for (const t of types) {
+    if (!app.terrainOf(t.code)) throw new Error(`it uses the terrain "${t.name}" (code ${t.code}), which the lab does not know`);
+  }
+  /** @type {Array<number | null> | undefined} */
+  let costs;
+  if (ownCosts && types.length) {
+    costs = [...app.model.costs];
+    for (const t of types) costs[t.code] = t.cost;
+  }
+  const start = answer.start ? /** @type {[number, number]} */ ([answer.start[0], answer.start[1]]) : null;
+  const goal = answer.goal ? /** @type {[number, number]} */ ([answer.goal[0], answer.goal[1]]) : null;
+  return { width, height, cells, start, goal, costs };
+}
+
+/**
+ * Whether a file's text is an arcstar JSON map (which brings its own terrain costs).
+ * @param {string} text
+ */
+const isJsonMap = (text) => text.trimStart().startsWith('{');
+
+/**
+ * Open files (dropped or chosen): maps first, then scenario files for them; stops at the first
+ * that cannot be opened (the status line says why).
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {File[]} files
+ */
+export async function openFiles(app, engine, files) {
+  const isScen = (/** @type {File} */ f) => Number(f.name.toLowerCase().endsWith('.scen'));
+  for (const f of [...files].sort((a, b) => isScen(a) - isScen(b))) {
+    if (!(await openFile(app, engine, f))) break;
+  }
+}
+
+/**
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {File} file
+ * @returns {Promise<boolean>} whether it was opened (errors go to the status line)
+ */
+async function openFile(app, engine, file) {
+  const name = file.name || 'the file';
+  const m = app.model;
+  try {
+    if (file.size > MAX_FILE_BYTES) {
+      throw new Error(`the file is ${(file.size / 1048576).toFixed(0)} MB; the lab opens files of at most ${MAX_FILE_BYTES / 1048576} MB`);
+    }
+    /** @type {string} */
+    let text;
+    try {
+      text = await file.text();
+    } catch (e) {
+      throw new Error(`the file could not be read (${messageOf(e)})`);
+    }
+    if (app.engineState !== 'ready') app.setStatus('loading', `Waiting for the engine to read ${name}…`, null);
+    if (name.toLowerCase().endsWith('.scen')) {
+      const answer = await engine.request({ type: 'load_scen', text, width: m.width, height: m.height });
+      const scenarios = /** @type {Scenario[]} */ (answer.scenarios || []);
+      if (!scenarios.length) throw new Error('it holds no scenarios');
+      setScenarios(app, name, scenarios);
+      app.setStatus('ready', `Opened ${name}: ${fmt(scenarios.length)} scenarios for this ${m.width} x ${m.height} map.`, 1);
+    } else {
+      const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text }), isJsonMap(text));
+      showMap(app, engine, map, '');
+      app.setStatus('ready', `Opened ${name} (${map.width} x ${map.height}).`, 1);
+    }
+    return true;
+  } catch (e) {
+    app.setStatus('error', `Error: ${name}: ${messageOf(e)}`, 0);
+    return false;
+  }
+}
+
+/**
+ * Replace the map with ASCII rows, read by the core (the lab's format: each terrain's character,
+ * `S` the start and `G` the goal). Rejects with the core's readable message, keeping the map,
+ * when the rows are malformed.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {unknown} rows
+ */
+export async function openRows(app, engine, rows) {
+  if (!Array.isArray(rows)) throw new Error('A map must be given as an array of strings (rows), e.g. ["..#", "..."]');
+  rows.forEach((r, y) => {
+    if (typeof r !== 'string') throw new Error(`Row ${y} is not a string (got ${r === null ? 'null' : typeof r})`);
+  });
+  const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text: rows.join('\n') }), false);
+  showMap(app, engine, map, '');
+}
+
+/**
+ * The map in the lab's ASCII format, with S and G (a terrain code with no character is `?`).
+ * @param {AppState} app
+ * @returns {string[]} the rows
+ */
+export function asciiRows(app) {
+  const { width, height, cells, start, goal } = app.model;
+  /** @type {string[]} */
+  const chars = [];
+  for (const t of app.core.terrains) chars[t.code] = t.char;
+  /** @type {string[]} */
+  const rows = [];
+  for (let y = 0; y < height; y++) {
+    let row = '';
+    for (let x = 0; x < width; x++) {
+      if (start[0] === x && start[1] === y) row += 'S';
+      else if (goal[0] === x && goal[1] === y) row += 'G';
+      else row += chars[cells[y * width + x]] ?? '?';
+    }
+    rows.push(row);
+  }
+  return rows;
+}

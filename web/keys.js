@@ -1,0 +1,105 @@
+// @ts-check
+/**
+ * The keyboard: Enter finds a path, Esc cancels (or pauses the replay), Ctrl+Z / Ctrl+Shift+Z /
+ * Ctrl+Y undo and redo, 1-9 choose a terrain, [ and ] the brush, P and E the tool, + - 0 zoom,
+ * arrows pan, . and , step the replay, Home and End jump in it, and Space plays or pauses (held
+ * down, a left drag pans). Keys typed into a field stay in the field.
+ *
+ * @module keys
+ */
+
+import { BRUSHES, selectTerrain, setBrush, setTool } from './panels/terrain.js';
+import { fitView, zoomBy } from './panels/viewbar.js';
+import { seekReplay, stepReplay, togglePlay } from './playback.js';
+import { cancelSearch, findFromUi } from './search.js';
+
+/** @typedef {import('./app.js').AppState} AppState */
+/** @typedef {import('./engine.js').Engine} Engine */
+
+/** Input types that take no typed text. */
+const NOT_TEXT = Object.freeze(['range', 'checkbox', 'radio', 'button', 'file']);
+
+/**
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {HTMLCanvasElement} canvas  shows the grab cursor while Space is held
+ */
+export function listenToKeys(app, engine, canvas) {
+  const vp = app.viewport;
+  const releaseSpace = () => {
+    app.space.held = false;
+    delete canvas.dataset.space;
+  };
+
+  document.addEventListener('keydown', (e) => {
+    const t = /** @type {HTMLElement} */ (e.target);
+    const tag = t && t.tagName;
+    const type = tag === 'INPUT' ? /** @type {HTMLInputElement} */ (t).type : '';
+    const textEntry = tag === 'TEXTAREA' || (tag === 'INPUT' && !NOT_TEXT.includes(type));
+    const typing = textEntry || tag === 'SELECT';
+    const mod = e.ctrlKey || e.metaKey;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (mod && key === 'z' && !e.shiftKey) {
+      if (textEntry) return;
+      e.preventDefault();
+      app.model.undo();
+    } else if (mod && ((key === 'z' && e.shiftKey) || key === 'y')) {
+      if (textEntry) return;
+      e.preventDefault();
+      app.model.redo();
+    } else if (key === 'Enter' && !mod) {
+      // Enter in a number field (weight, budget) searches; in a cost field it applies the cost.
+      if (tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'BUTTON' || (tag === 'INPUT' && type !== 'number' && type !== 'range' && type !== 'checkbox') || e.repeat) return;
+      e.preventDefault();
+      findFromUi(app, engine);
+    } else if (key === 'Escape') {
+      if (app.searching) {
+        e.preventDefault();
+        cancelSearch(app, engine);
+      } else if (app.replay?.player.playing) {
+        togglePlay(app);
+      }
+    } else if (key === ' ' && !mod) {
+      if (typing || tag === 'BUTTON' || type === 'checkbox' || type === 'range') return;
+      e.preventDefault();
+      if (!e.repeat && !app.space.held) {
+        app.space.held = true;
+        app.space.panned = false;
+        canvas.dataset.space = '1';
+      }
+    } else if (!mod && !e.altKey && !typing) {
+      const slider = type === 'range';
+      const terrains = app.core.terrains;
+      const digit = key.length === 1 && key >= '1' && key <= '9' ? Number(key) : 0;
+      if (key === 'p') setTool(app, 'paint');
+      else if (key === 'e') setTool(app, 'erase');
+      else if (digit && terrains[digit - 1]) selectTerrain(app, terrains[digit - 1].code);
+      else if (key === '[' || key === ']') {
+        const i = BRUSHES.indexOf(app.paint.brush);
+        setBrush(app, BRUSHES[Math.max(0, Math.min(BRUSHES.length - 1, (i < 0 ? 0 : i) + (key === ']' ? 1 : -1)))]);
+      } else if (key === '+' || key === '=') zoomBy(app, 1.25);
+      else if (key === '-' || key === '_') zoomBy(app, 1 / 1.25);
+      else if (key === '0') fitView(app);
+      else if (key === '.' || key === '>') stepReplay(app, 1);
+      else if (key === ',' || key === '<') stepReplay(app, -1);
+      else if ((key === 'Home' || key === 'End') && !slider && app.replay) {
+        e.preventDefault();
+        seekReplay(app, key === 'Home' ? 0 : Infinity);
+      } else if (key.startsWith('Arrow') && !slider) {
+        e.preventDefault();
+        const step = Math.max(vp.tileSize, Math.min(vp.cssW, vp.cssH) * 0.15);
+        const dx = key === 'ArrowLeft' ? step : key === 'ArrowRight' ? -step : 0;
+        const dy = key === 'ArrowUp' ? step : key === 'ArrowDown' ? -step : 0;
+        vp.panBy(dx, dy);
+        app.emit('view');
+      }
+    }
+  });
+
+  document.addEventListener('keyup', (e) => {
+    if (e.key !== ' ' || !app.space.held) return;
+    releaseSpace();
+    if (!app.space.panned) togglePlay(app);
+  });
+  window.addEventListener('blur', releaseSpace);
+}

@@ -1,0 +1,385 @@
+// @ts-check
+/**
+ * Searching: the Find path command and Pinter's Figure 1. A search reads the settings from the
+ * app state, runs in the engine (the worker), and puts its result in the state: the last result,
+ * the search drawn (explored tiles, path, realistic path), the replay, and the status line; then
+ * the unit drives the path. The main thread never searches itself.
+ *
+ * @module search
+ */
+
+import { hasPath } from './app.js';
+import { benchVerdict, scenarioFor } from './scenarios.js';
+import { LEGAL_TURNING, parseUnit, readOptions, scoreFormat, unitOptions } from './controls.js';
+import { CancelledError } from './engine.js';
+import { COMPARE_COLORS } from './view/colors.js';
+import { dropReplay, startDrive } from './playback.js';
+import { Replay } from './replay.js';
+import { SegmentPath } from './segments.js';
+import { fixed, fmt, messageOf } from './util.js';
+
+/** @typedef {import('./app.js').AppState} AppState */
+/** @typedef {import('./app.js').LastResult} LastResult */
+/** @typedef {import('./app.js').ComparedPlan} ComparedPlan */
+/** @typedef {import('./app.js').Planned} Planned */
+/** @typedef {import('./engine.js').Engine} Engine */
+/** @typedef {import('./engine.js').SearchResult} SearchResult */
+/** @typedef {[number, number]} Tile */
+
+/**
+ * The settings as they would be sent, and every reason they cannot be.
+ * @param {AppState} app
+ */
+function readSettings(app) {
+  const { options, errors } = readOptions(app.search);
+  const unit = parseUnit(app.unitInput);
+  const problems = [...Object.values(errors), ...Object.values(unit.errors), ...app.costErrors.values()];
+  return { options, unit: unit.values, problems };
+}
+
+/**
+ * The map as the engine takes it: its cells, and its terrain costs as [[code, cost or null], ...].
+ * @param {AppState} app
+ */
+function wireMap(app) {
+  const m = app.model;
+  /** @type {Array<[number, number | null]>} */
+  const terrainCosts = [];
+  m.costs.forEach((c, code) => {
+    if (c !== undefined) terrainCosts.push([code, c]);
+  });
+  return { width: m.width, height: m.height, version: m.version, cells: m.cells, terrainCosts };
+}
+
+/**
+ * Run a search (or a comparison, when Compare is on) from start to goal on the current map,
+ * show it and drive the unit.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {Tile} start
+ * @param {Tile} goal
+ * @returns {Promise<LastResult>}  rejects on error or cancel (the status line says which)
+ */
+export async function runSearch(app, engine, start, goal) {
+  try {
+    if (app.compare.on) return await compare(app, engine, start, goal);
+    return await search(app, engine, start, goal);
+  } finally {
+    app.searches++;
+    app.emit('controls');
+  }
+}
+
+/**
+ * The Find path button and Enter: search between the markers once the engine is ready.
+ * @param {AppState} app
+ * @param {Engine} engine
+ */
+export function findFromUi(app, engine) {
+  if (app.engineState !== 'ready') {
+    app.findHint = 'Still loading the engine: Find path will be enabled in a moment. You can keep editing.';
+    app.emit('controls');
+    return;
+  }
+  runSearch(app, engine, [...app.model.start], [...app.model.goal]).catch(() => {
+    /* shown in the status line */
+  });
+}
+
+/**
+ * Cancel the running search, if any.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @returns {boolean} whether one was running
+ */
+export function cancelSearch(app, engine) {
+  if (!app.searching) return false;
+  engine.cancel();
+  return true;
+}
+
+/**
+ * One search, shown in full.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {Tile} start
+ * @param {Tile} goal
+ * @param {string | null} [turningOverride]  plan with this turning method instead of the chosen one
+ * @returns {Promise<LastResult>}
+ */
+async function search(app, engine, start, goal, turningOverride) {
+  const settings = readSettings(app);
+  const turning = turningOverride === undefined ? settings.unit.turning : turningOverride;
+  const options = { ...settings.options, ...unitOptions(settings.unit, turning) };
+  if (settings.problems.length) {
+    app.emit('options', 'unit', 'terrain');
+    const message = `Not searching: ${settings.problems[0]}`;
+    app.setStatus('error', message, 0);
+    throw new Error(message);
+  }
+  if (app.searching) engine.cancel();
+  app.searching = true;
+  app.emit('controls');
+  dropReplay(app);
+  const map = wireMap(app);
+  const version = map.version;
+  let expanded = 0;
+  if (app.engineState !== 'ready') app.setStatus('searching', 'Waiting for the engine to load, then searching…', null);
+  else app.setStatus('searching', 'Searching…', null);
+  const t0 = performance.now();
+  const seconds = () => fixed((performance.now() - t0) / 1000);
+  /** @type {SearchResult} */
+  let res;
+  try {
+    res = await engine.findPath({
+      map,
+      start,
+      goal,
+      options,
+      onProgress: (p) => {
+        expanded = p.expanded;
+        if (app.searching) app.setStatus('searching', `Searching… ${fmt(p.expanded)} nodes expanded, ${fmt(p.open)} open (${seconds()} s)`, null);
+      },
+    });
+  } catch (e) {
+    if (e instanceof CancelledError) {
+      app.result = { status: 'cancelled', expanded, start, goal, version };
+      // A newer search may already own the status line.
+      if (!app.searching || engine.current === null) {
+        app.searching = false;
+        app.setStatus('cancelled', `Search cancelled after ${fmt(expanded)} nodes expanded (${seconds()} s).`, 0);
+      }
+    } else {
+      app.searching = false;
+      app.result = { status: 'error', message: messageOf(e), start, goal, version };
+      app.setStatus('error', `Error: ${messageOf(e)}`, 0);
+    }
+    app.emit('controls');
+    throw e;
+  }
+  app.searching = false;
+  const out = showResult(app, res, { start, goal, version, width: map.width, height: map.height, turning, costs: options.costs });
+  app.unit.width = turning ? (options.width ?? 1) : (options.width ?? null);
+  statusOfResult(app, res, out, options.radius);
+  app.emit('controls');
+  return out;
+}
+
+/**
+ * Put a finished search in the state: the last result, the search drawn, its replay; start the unit.
+ * @param {AppState} app
+ * @param {SearchResult} res
+ * @param {{start: Tile, goal: Tile, version: number, width: number, height: number, turning: string | null,
+ *          costs: string}} asked  what was searched
+ * @returns {LastResult}
+ */
+function showResult(app, res, asked) {
+  const { start, goal, version, turning } = asked;
+  const path = Array.isArray(res.path) ? res.path.map((p) => /** @type {Tile} */ ([p[0], p[1]])) : [];
+  const scenario = scenarioFor(app, start, goal);
+  /** @type {LastResult} */
+  const out = {
+    status: res.status,
+    path,
+    cost: res.cost ?? null,
+    length: res.length,
+    expanded: res.expanded,
+    ms: res.ms,
+    optimal: res.optimal,
+    message: res.message,
+    closedCount: res.closed_count ?? 0,
+    openCount: res.open_count ?? 0,
+    start,
+    goal,
+    version,
+    replay: false,
+    optimalLength: scenario ? scenario.optimal : null,
+    matchesOptimal: null,
+    turning,
+  };
+  /** @type {Planned | null} */
+  let planned = null;
+  if (turning && Array.isArray(res.segments) && hasPath(res.status)) {
+    out.segments = res.segments;
+    out.legal = res.legal ?? null;
+    out.blocked = Array.isArray(res.blocked) ? res.blocked : [];
+    out.speedLimits = Array.isArray(res.speed_limits) ? res.speed_limits : [];
+    out.turns = res.turns ?? 0;
+    out.segmentsLength = res.segments_length ?? null;
+    try {
+      const route = SegmentPath.fromJson(res.segments);
+      planned = { route, limits: out.speedLimits, pivots: route.corners(), blocked: out.blocked };
+    } catch (e) {
+      console.warn(messageOf(e));
+    }
+  }
+  /** @type {Replay | null} */
+  let player = null;
+  const m = app.model;
+  if (res.trace && asked.width === m.width && asked.height === m.height) {
+    try {
+      player = new Replay(/** @type {any} */ (res.trace), m.width, m.height);
+      player.seek(player.n);
+    } catch (e) {
+      console.warn(messageOf(e));
+    }
+  }
+  out.replay = !!player;
+  app.result = out;
+  app.shown = {
+    explored: player ? player.status : (res.explored ?? null),
+    scores: player,
+    path,
+    planned,
+    version,
+    from: start,
+    start: [...m.start],
+    goal: [...m.goal],
+    format: scoreFormat(asked.costs),
+  };
+  app.unit.placeAt(start);
+  app.replay = player ? { player, driven: false, owed: 0, last: 0 } : null;
+  // A replayed search drives whatever path it drew (a partial one too), as its end is shown.
+  if (path.length && (player || hasPath(res.status))) {
+    startDrive(app);
+    if (app.replay) app.replay.driven = true;
+  }
+  if (scenario) {
+    const verdict = benchVerdict(hasPath(res.status) ? res.length : null, scenario.optimal);
+    out.matchesOptimal = verdict.ok;
+    app.benchNote = verdict;
+  }
+  app.emit('replay', 'bench', 'compare');
+  return out;
+}
+
+/**
+ * The status line for a finished search.
+ * @param {AppState} app
+ * @param {SearchResult} res
+ * @param {LastResult} out
+ * @param {number | undefined} radius  the turning radius planned with
+ */
+function statusOfResult(app, res, out, radius) {
+  const stats = `${fmt(res.expanded)} nodes expanded · ${fixed(res.ms)} ms`;
+  const bench = out.optimalLength != null ? app.benchNote.text : '';
+  const path = out.path ?? [];
+  const width = app.unit.width;
+  if (res.status === 'not_legal') {
+    app.setStatus('no_path', `Path found but ${res.message || 'not legal for this unit'} · ${stats}`, 1);
+  } else if (res.status === 'found' && app.shown?.planned) {
+    const limits = out.speedLimits ?? [];
+    const slow = limits.length ? ` · slows down in ${limits.length} stretch${limits.length > 1 ? 'es' : ''}` : '';
+    app.setStatus('found', `Legal path (${out.turning}): length ${fixed(out.segmentsLength ?? res.length, 2)}, ${out.turns} turn${out.turns === 1 ? '' : 's'}${slow} · ${stats}`, 1);
+  } else if (res.status === 'found' && path.length) {
+    const quality = res.optimal === true ? ' (shortest)' : res.optimal === false ? ' (not guaranteed shortest)' : '';
+    const length = bench || `length ${fixed(res.length, 1)}`;
+    app.setStatus('found', `Path found${quality}: ${fmt(path.length)} tiles, ${length}, cost ${fixed(res.cost ?? NaN, 1)} · ${stats}`, 1);
+  } else if (res.status === 'no_path' || res.status === 'unreachable') {
+    const body = width ? ` for a unit ${fixed(width, 2)} tiles wide${out.turning ? ` turning on radius ${radius}` : ''}` : '';
+    app.setStatus('no_path', `No path${body}: the goal cannot be reached from the start · ${stats}${bench ? ` · ${bench}` : ''}`, 1);
+  } else {
+    const why = res.message ? `: ${res.message}` : '';
+    app.setStatus('no_path', `No path (${res.status.replace(/_/g, ' ')})${why} · ${stats}`, 1);
+  }
+}
+
+/** The plans of Pinter's Figure 1 before the chosen legal method. */
+const COMPARED = Object.freeze([
+  { key: 'raw', label: 'A* (tile path)', turning: null },
+  { key: 'smooth', label: 'Smoothed', turning: 'smooth' },
+  { key: 'ignore', label: 'Smoothed + turns, walls ignored', turning: 'ignore' },
+]);
+
+/**
+ * Changes of direction along a tile path.
+ * @param {Tile[]} tiles
+ */
+function tileTurns(tiles) {
+  let turns = 0;
+  for (let i = 2; i < tiles.length; i++) {
+    const a = [tiles[i - 1][0] - tiles[i - 2][0], tiles[i - 1][1] - tiles[i - 2][1]];
+    const b = [tiles[i][0] - tiles[i - 1][0], tiles[i][1] - tiles[i - 1][1]];
+    if (a[0] !== b[0] || a[1] !== b[1]) turns++;
+  }
+  return turns;
+}
+
+/**
+ * Pinter's Figure 1, live: the same query planned four ways, one after the other through the
+ * engine (raw A*, smoothed, smoothed with turns ignoring walls, the chosen legal method), drawn
+ * together; the unit drives the last.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {Tile} start
+ * @param {Tile} goal
+ * @returns {Promise<LastResult>}
+ */
+async function compare(app, engine, start, goal) {
+  const settings = readSettings(app);
+  if (settings.problems.length) return search(app, engine, start, goal); // reports the problem, sends nothing
+  const u = settings.unit;
+  const chosen = u.turning && LEGAL_TURNING.includes(u.turning) ? u.turning : 'tighter';
+  const width = u.width ?? 1;
+  app.compare.plans = null;
+  app.emit('compare');
+  /** @type {ComparedPlan[]} */
+  const plans = [];
+  const map = wireMap(app);
+  for (const p of COMPARED) {
+    app.setStatus('searching', `Compare: planning ${p.label}… (${plans.length + 1} of 4)`, null);
+    app.searching = true;
+    app.emit('controls');
+    /** @type {SearchResult} */
+    let res;
+    try {
+      res = await engine.findPath({ map, start, goal, options: { ...settings.options, trace: false, ...unitOptions({ ...u, width }, p.turning) } });
+    } catch (e) {
+      app.searching = false;
+      app.emit('controls');
+      if (e instanceof CancelledError) app.setStatus('cancelled', 'Compare cancelled.', 0);
+      else app.setStatus('error', `Error: ${messageOf(e)}`, 0);
+      throw e;
+    }
+    const found = hasPath(res.status);
+    const tiles = Array.isArray(res.path) ? res.path.map((q) => /** @type {Tile} */ ([q[0], q[1]])) : [];
+    const route = p.turning && found && Array.isArray(res.segments) ? SegmentPath.fromJson(res.segments) : null;
+    plans.push({
+      key: p.key,
+      label: p.label,
+      color: COMPARE_COLORS[/** @type {keyof typeof COMPARE_COLORS} */ (p.key)],
+      visible: true,
+      status: res.status,
+      length: found ? (route ? (res.segments_length ?? route.length) : res.length) : null,
+      turns: found ? (route ? (res.turns ?? 0) : tileTurns(tiles)) : null,
+      // The tile path is planned for the same body (clearance A*): it never touches a wall.
+      legal: found ? (route ? (res.legal ?? null) : true) : false,
+      message: res.message || '',
+      route,
+      tiles: route ? null : tiles,
+      blocked: route && Array.isArray(res.blocked) ? res.blocked : [],
+    });
+  }
+  app.searching = false;
+  const out = await search(app, engine, start, goal, chosen);
+  const found = hasPath(out.status);
+  const planned = app.shown?.planned ?? null;
+  plans.push({
+    key: 'chosen',
+    label: `Legal: ${chosen}`,
+    color: COMPARE_COLORS.chosen,
+    visible: true,
+    status: out.status,
+    length: found ? (out.segmentsLength ?? out.length ?? null) : null,
+    turns: found ? (out.turns ?? 0) : null,
+    legal: found ? (out.legal ?? null) : false,
+    message: out.message || '',
+    route: planned ? planned.route : null,
+    tiles: planned ? null : out.path || null,
+    blocked: out.blocked || [],
+  });
+  app.compare.plans = plans;
+  app.setStatus(app.status.state || 'found', `Compare (Pinter's Figure 1): 4 plans drawn · ${app.status.text}`, 1);
+  app.emit('compare');
+  return out;
+}
