@@ -336,7 +336,7 @@ function attachBuffers(value, transfer, depth = 0) {
     const Typed = TYPED[/** @type {keyof typeof TYPED} */ (value.dtype)];
     const bytes = takeBuffer(value.name);
     if (!bytes || bytes.byteLength !== value.length * Typed.BYTES_PER_ELEMENT) return null;
-    const typed = new Typed(bytes.buffer, bytes.byteOffset, value.length);
+    const typed = new Typed(/** @type {ArrayBuffer} */ (bytes.buffer), bytes.byteOffset, value.length);
     transfer.push(/** @type {ArrayBuffer} */ (typed.buffer));
     return typed;
   }
