@@ -4,7 +4,7 @@
     python build.py [build]                      assemble dist/ (page, JS, arcstar wheel, Pyodide)
     python build.py serve [--port N] [--host H]  build, then serve dist/ cross-origin isolated
     python build.py test [pytest args...]        set up .venv, node deps, Chromium; build; ruff, lint-imports,
-                                                 mypy; pytest
+                                                 mypy, tsc, eslint; pytest
     python build.py bench [args...]              run bench/run.py with the venv's Python
     python build.py pyodide-test-deps            print (JSON) the verified wheels that
                                                  tests/pyodide/run_in_pyodide.mjs loads
@@ -880,6 +880,17 @@ def ensure_test_environment() -> Path:
     return python
 
 
+def node_tool(name: str) -> str:
+    """An npm package's command from node_modules/.bin/ (package.json pins the package)."""
+    return str(ROOT / "node_modules" / ".bin" / (f"{name}.cmd" if os.name == "nt" else name))
+
+
+# The lab's JS checks: tsc over the page's modules and over the worker (another global scope),
+# then eslint (eslint.config.mjs says what it covers).
+TSC_PROJECTS = ("tsconfig.json", "tsconfig.worker.json")
+ESLINT_TARGETS = ("web", "bench/browser")
+
+
 def ruff_targets() -> list[str]:
     """The paths ruff checks, those of them that exist."""
     return [p for p in ("pycore", "tests", "bench", "build.py") if (ROOT / p).exists()]
@@ -902,6 +913,11 @@ def cmd_test(pytest_args: Sequence[str]) -> int:
     layers = subprocess.run([str(Path(python).parent / "lint-imports")], cwd=ROOT, env=lint_env, check=False)
     say("mypy (pycore/)")
     mypy = subprocess.run([str(python), "-m", "mypy"], cwd=ROOT / "pycore", check=False)
+    say("tsc --noEmit (JSDoc types of web/: " + ", ".join(TSC_PROJECTS) + ")")
+    tsc = [run([node_tool("tsc"), "-p", project], what="tsc", stream=True, check=False)
+           for project in TSC_PROJECTS]
+    say("eslint " + " ".join(ESLINT_TARGETS))
+    eslint = run([node_tool("eslint"), *ESLINT_TARGETS], what="eslint", stream=True, check=False)
     say("pytest " + " ".join(pytest_args))
     pytest = subprocess.run([str(python), "-m", "pytest", *pytest_args], cwd=ROOT)
 
@@ -912,6 +928,10 @@ def cmd_test(pytest_args: Sequence[str]) -> int:
         failures.append(f"lint-imports found broken contracts (exit {layers.returncode})")
     if mypy.returncode != 0:
         failures.append(f"mypy found type errors (exit {mypy.returncode})")
+    failures += [f"tsc found type errors in the project {project} (exit {checked.returncode})"
+                 for project, checked in zip(TSC_PROJECTS, tsc, strict=True) if checked.returncode != 0]
+    if eslint.returncode != 0:
+        failures.append(f"eslint found problems (exit {eslint.returncode})")
     if pytest.returncode == 5:
         failures.append("pytest collected no tests (exit 5), which counts as a failure")
     elif pytest.returncode != 0:

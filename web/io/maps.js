@@ -195,7 +195,7 @@ async function openFile(app, engine, file) {
     try {
       text = await file.text();
     } catch (e) {
-      throw new Error(`the file could not be read (${messageOf(e)})`);
+      throw new Error(`the file could not be read (${messageOf(e)})`, { cause: e });
     }
     if (app.engineState !== 'ready') app.setStatus('loading', `Waiting for the engine to read ${name}…`, null);
     if (name.toLowerCase().endsWith('.scen')) {
