@@ -125,8 +125,12 @@ import { Viewport } from './view/viewport.js';
 /**
  * What changed, for the panels that show it.
  * @typedef {'status' | 'controls' | 'options' | 'choices' | 'unit' | 'terrain' | 'costs' | 'replay' | 'bench' | 'compare'
- *           | 'maps' | 'view' | 'hover'} Topic
+ *           | 'map' | 'maps' | 'view' | 'hover'} Topic
+ * map: the map model changed (terrain, costs, markers, a new map); maps: the map menu's entries
  */
+
+/** @type {ReadonlySet<Topic>} The topics the canvas does not show. */
+const OFF_CANVAS = new Set(['status', 'controls', 'options', 'choices', 'unit', 'costs', 'maps', 'bench']);
 
 export class AppState {
   /**
@@ -202,11 +206,12 @@ export class AppState {
   }
 
   /**
-   * Say that a part of the state changed: its panels show it again, and a frame is owed.
+   * Say that a part of the state changed: its panels show it again, and a frame is owed unless
+   * the canvas shows none of it.
    * @param {...Topic} topics
    */
   emit(...topics) {
-    this.dirty = true;
+    if (topics.some((t) => !OFF_CANVAS.has(t))) this.dirty = true;
     for (const topic of topics) for (const fn of this.listeners.get(topic) ?? []) fn();
   }
 

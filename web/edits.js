@@ -31,6 +31,6 @@ export function followModel(app) {
       if (!unit.moving && !app.result?.path?.length) unit.placeAt(model.start);
       followMarkers(app);
     }
-    app.emit('controls');
+    app.emit('controls', 'map');
   });
 }

@@ -102,7 +102,6 @@ benchPanel(app);
 replayPanel(app);
 viewbarPanel(app, canvas);
 listenToKeys(app, engine, canvas);
-app.viewport.showMap(app.model.width, app.model.height);
 app.emit('controls', 'maps', 'view', 'hover');
 requestAnimationFrame(frame);
 loadBenchIndex(app);
