@@ -156,6 +156,8 @@ export class AppState {
     this.unitInput = settings.unit;
     /** @type {'loading' | 'ready' | 'failed'} */
     this.engineState = 'loading';
+    /** why the last engine stopped, told once its successor is ready ('' when none did) */
+    this.engineStopped = '';
     /** @type {{state: string, text: string, progress: number | null}} the status line */
     this.status = { state: 'loading', text: 'Starting the search engine…', progress: 0 };
     this.searching = false;

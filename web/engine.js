@@ -18,6 +18,13 @@
  * sends the cells (a copy, transferred) and the terrain costs only when the
  * version changed (the page's model bumps it on every terrain or cost edit).
  *
+ * A worker that dies (an uncaught error, a broken runtime it reports as
+ * `crashed`, or silence for `silenceMs` while an answer is owed) is replaced:
+ * what was waiting rejects with EngineStoppedError, `onBoot` hears a
+ * 'restarting' stage and then the new worker's boot, and the next search sends
+ * the map again. The page keeps its map and settings; the worker holds nothing
+ * the page cannot send again. More than MAX_RESTARTS deaths a minute are final.
+ *
  * @module engine
  */
 
@@ -83,8 +90,9 @@ export const ErrorKind = Object.freeze({
  * @typedef {{id: number, bucket: number, start: Tile, goal: Tile, optimal: number}} ScenarioEntry
  * @typedef {{type: 'scenarios', id: Id, scenarios: ScenarioEntry[]}} ScenariosMessage
  * @typedef {{type: 'describe', id: Id, optimal: boolean, legal: boolean | null, text: string}} DescribeMessage
+ * @typedef {{type: 'crashed', message: string}} CrashedMessage  the worker's runtime broke; it closes itself
  * @typedef {BootMessage | StartedMessage | ProgressMessage | ResultMessage | ErrorMessage | CancelledMessage
- *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage} WorkerAnswer
+ *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage | CrashedMessage} WorkerAnswer
  */
 
 /**
@@ -117,6 +125,7 @@ export const ErrorKind = Object.freeze({
  * @property {string} stage
  * @property {number} progress  0..1
  * @property {string} message
+ * @property {string} [reason]  with stage 'restarting': why the last worker stopped, for people
  */
 
 /**
@@ -242,18 +251,49 @@ export class EngineError extends Error {
   }
 }
 
+/** What a request waiting on a worker that died rejects with (the engine starts a new one). */
+export class EngineStoppedError extends EngineError {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'EngineStoppedError';
+    this.stopped = true;
+  }
+}
+
+/** How long a worker may stay silent while an answer is owed before it is taken for dead, ms. */
+export const SILENCE_MS = 20000;
+/** Deaths within a minute after which the engine stops restarting (something is broken for good). */
+export const MAX_RESTARTS = 3;
+
+/**
+ * A promise that the engine is ready, with its resolve and reject; a rejection is never
+ * reported as unhandled (callers see it when they await).
+ */
+function readySignal() {
+  /** @type {(v: BootInfo) => void} */
+  let resolve = () => {};
+  /** @type {(e: Error) => void} */
+  let reject = () => {};
+  /** @type {Promise<BootInfo>} */
+  const promise = new Promise((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
 export class Engine {
   /**
    * @param {URL | string} workerUrl
    * @param {(info: BootInfo) => void} [onBoot]
+   * @param {{silenceMs?: number}} [options]
    */
-  constructor(workerUrl, onBoot) {
-    /** @type {BootInfo} */
-    this.boot = { stage: 'starting', progress: 0, message: 'Starting the search worker…' };
+  constructor(workerUrl, onBoot, options = {}) {
+    this.workerUrl = workerUrl;
     this.onBoot = onBoot || (() => {});
-    this.isReady = false;
-    /** @type {number | null} the map version the worker holds */
-    this.workerVersion = null;
+    this.silenceMs = options.silenceMs ?? SILENCE_MS;
     this.nextId = 1;
     /** @type {Map<string | number | null, {resolve: (v: any) => void, reject: (e: any) => void, onProgress?: Function, raw?: boolean, request?: boolean}>} */
     this.pending = new Map();
@@ -261,30 +301,104 @@ export class Engine {
     this.current = null;
     /** @type {Map<number, number>} cancel sent (performance.now) per search id, until acknowledged */
     this.cancelSent = new Map();
-    /** What the worker acknowledged: how many cancels, and how long the last one took to arrive. */
-    this.stats = { cancelAcks: 0, lastCancelMs: /** @type {number | null} */ (null) };
+    /** What the worker acknowledged: how many cancels, and how long the last one took to arrive; restarts. */
+    this.stats = { cancelAcks: 0, lastCancelMs: /** @type {number | null} */ (null), restarts: 0 };
+    /** @type {number[]} when workers died (performance.now), the last minute's */
+    this.deaths = [];
+    /** @type {number} when the worker was last heard from, or an answer first became owed */
+    this.lastHeard = performance.now();
+    /** @type {BootInfo} */
+    this.boot = { stage: 'starting', progress: 0, message: 'Starting the search worker…' };
+    this.isReady = false;
+    /** @type {number | null} the map version the worker holds */
+    this.workerVersion = null;
+    const signal = readySignal();
+    /** @type {Promise<BootInfo>} resolves when the engine can search (a new promise per worker) */
+    this.ready = signal.promise;
+    this._resolveReady = signal.resolve;
+    this._rejectReady = signal.reject;
+    this.worker = this._newWorker();
+    this.watchdog = setInterval(() => this._checkAlive(), 1000);
+  }
 
-    /** @type {(v: BootInfo) => void} */
-    let resolveReady = () => {};
-    /** @type {(e: Error) => void} */
-    let rejectReady = () => {};
-    /** @type {Promise<BootInfo>} resolves when the engine can search */
-    this.ready = new Promise((res, rej) => {
-      resolveReady = res;
-      rejectReady = rej;
-    });
-    this._resolveReady = resolveReady;
-    this._rejectReady = rejectReady;
-    // A rejected ready must not show up as an unhandled rejection; callers see it when they await.
-    this.ready.catch(() => {});
-
-    this.worker = new Worker(workerUrl, { type: 'module' });
-    this.worker.onmessage = (e) => this._onMessage(e.data);
-    this.worker.onerror = (e) => {
-      e.preventDefault();
-      this._fail(`The search worker failed: ${e.message || 'it could not be started'}`);
+  /** A new worker wired to this engine (the messages of a replaced one are ignored). */
+  _newWorker() {
+    const worker = new Worker(this.workerUrl, { type: 'module' });
+    worker.onmessage = (e) => {
+      if (worker !== this.worker) return; // a replaced worker's last words
+      this.lastHeard = performance.now();
+      this._onMessage(e.data);
     };
-    this.worker.onmessageerror = () => this._fail('The search worker sent a message that could not be read');
+    worker.onerror = (e) => {
+      e.preventDefault();
+      if (worker !== this.worker) return;
+      const why = e.message || 'it could not be started';
+      if (this.isReady) this._restart(`an error in the worker: ${why}`);
+      else this._fail(`The search worker failed: ${why}`);
+    };
+    worker.onmessageerror = () => this._fail('The search worker sent a message that could not be read');
+    return worker;
+  }
+
+  /**
+   * Replace the worker with a new one (the old one is stopped): for a worker that died, or
+   * when the user asks. Waiting requests reject with EngineStoppedError.
+   * @param {string} [reason]  why, for people
+   */
+  restart(reason = 'restarted on request') {
+    this._restart(reason);
+  }
+
+  /** @param {string} reason */
+  _restart(reason) {
+    this.worker.terminate();
+    const error = new EngineStoppedError(`The engine stopped (${reason}); a new one is starting`);
+    for (const [, p] of this.pending) p.reject(error);
+    this.pending.clear();
+    this.current = null;
+    this.cancelSent.clear();
+    this.stats.restarts++;
+    const now = performance.now();
+    this.deaths = this.deaths.filter((t) => now - t < 60000);
+    this.deaths.push(now);
+    if (this.deaths.length > MAX_RESTARTS) {
+      this.isReady = false;
+      this.ready = Promise.reject(new EngineError(`The engine stopped ${this.deaths.length} times in a minute (${reason})`));
+      this.ready.catch(() => {});
+      this.boot = { stage: 'failed', progress: 0, message: `The engine stopped ${this.deaths.length} times in a minute (last: ${reason}); reload the page to try again` };
+      this.onBoot(this.boot);
+      return;
+    }
+    this.boot = {
+      stage: 'restarting',
+      progress: 0,
+      message: `The engine stopped (${reason}); starting a new one, your map and settings are kept…`,
+      reason,
+    };
+    this.isReady = false;
+    this.workerVersion = null;
+    const signal = readySignal();
+    this.ready = signal.promise;
+    this._resolveReady = signal.resolve;
+    this._rejectReady = signal.reject;
+    this.onBoot(this.boot);
+    this.worker = this._newWorker();
+  }
+
+  /** Take a worker that owes an answer and has been silent for `silenceMs` for dead. */
+  _checkAlive() {
+    if (!this.isReady || this.pending.size === 0) return;
+    if (performance.now() - this.lastHeard > this.silenceMs) this._restart(`no answer for ${Math.round(this.silenceMs / 1000)} s`);
+  }
+
+  /**
+   * Post to the worker; an answer becomes owed now if none was.
+   * @param {any} message
+   * @param {Transferable[]} [transfer]
+   */
+  _post(message, transfer = []) {
+    if (this.pending.size <= 1) this.lastHeard = performance.now();
+    this.worker.postMessage(message, transfer);
   }
 
   /** @param {string} message */
@@ -300,6 +414,10 @@ export class Engine {
   /** @param {any} msg */
   _onMessage(msg) {
     if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'crashed') {
+      this._restart(msg.message || 'its runtime broke');
+      return;
+    }
     if (msg.type === 'boot') {
       this.boot = { stage: msg.stage, progress: msg.progress ?? 0, message: msg.message ?? '' };
       if (msg.stage === 'ready') {
@@ -394,7 +512,7 @@ export class Engine {
     const withCells = this.workerVersion !== req.map.version;
     const { message, transfer } = planMessage(id, req, withCells);
     if (withCells) this.workerVersion = req.map.version;
-    this.worker.postMessage(message, transfer);
+    this._post(message, transfer);
     return done;
   }
 
@@ -432,7 +550,7 @@ export class Engine {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, request: true });
       try {
-        this.worker.postMessage(requestMessage(id, msg));
+        this._post(requestMessage(id, msg));
       } catch (e) {
         this.pending.delete(id);
         reject(new EngineError(`The request could not be sent to the worker: ${/** @type {Error} */ (e).message}`));
@@ -468,7 +586,7 @@ export class Engine {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, raw: true });
       try {
-        this.worker.postMessage(msg);
+        this._post(msg);
       } catch (e) {
         this.pending.delete(id);
         reject(e);

@@ -50,11 +50,17 @@ const appMade = loadCoreData().then((core) => {
 function showBoot(app, boot) {
   if (boot.stage === 'ready') {
     app.engineState = 'ready';
-    if (!app.searching) app.setStatus('ready', `${boot.message}. Press Enter or click Find path.`, 1);
+    const before = app.engineStopped ? `${app.engineStopped}. A new engine is ready; your map and settings are kept. ` : '';
+    app.engineStopped = '';
+    if (!app.searching) app.setStatus('ready', `${before}${boot.message}. Press Enter or click Find path.`, 1);
     engine
       .request({ type: 'info' })
       .then((info) => applyInfo(app, info))
       .catch((e) => app.setStatus('error', `Error: the engine could not list its methods: ${messageOf(e)}`, 0));
+  } else if (boot.stage === 'restarting') {
+    app.engineState = 'loading';
+    app.engineStopped = `The engine stopped (${boot.reason ?? 'unknown reason'})`;
+    app.setStatus('loading', boot.message, 0);
   } else if (boot.stage === 'failed') {
     app.engineState = 'failed';
     app.setStatus('error', boot.message, 0);

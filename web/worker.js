@@ -11,7 +11,9 @@
  * {type:'error', id, kind:'bad_input'|'internal', field, message}: the worker
  * passes the service's kind and field through and sets them itself for what
  * it refuses before the service sees it. A Python exception never kills the
- * worker: it becomes an 'internal' error.
+ * worker: it becomes an 'internal' error. An error that breaks the runtime
+ * itself (Pyodide's fatal errors) is answered with {type:'crashed', message},
+ * and the worker closes: the page starts a new one.
  *
  * Searches run in slices of a few milliseconds (`step` with `budget_ms`);
  * between slices the worker yields to its event loop with a MessageChannel
@@ -251,10 +253,30 @@ function call(message, cells = null) {
     if (!resp || typeof resp !== 'object') return errorAnswer(id, INTERNAL, '', 'The service gave an empty answer');
     return resp;
   } catch (e) {
+    if (isFatal(e)) crash(e);
     return errorAnswer(id, INTERNAL, '', readable(e));
   } finally {
     if (pyCells && typeof pyCells.destroy === 'function') pyCells.destroy();
   }
+}
+
+/**
+ * Whether an error broke the Python runtime itself (Pyodide marks such errors; every later
+ * call would fail with "Pyodide already fatally failed").
+ * @param {any} e
+ */
+function isFatal(e) {
+  return Boolean(e && typeof e === 'object' && e.pyodide_fatal_error);
+}
+
+/**
+ * Tell the page the runtime is broken and stop: the page starts a new worker and sends its
+ * map again. Nothing the user made lives only here.
+ * @param {any} e
+ */
+function crash(e) {
+  post({ type: 'crashed', message: `the Python runtime failed: ${readable(e)}` });
+  ctx.close();
 }
 
 /**
@@ -503,6 +525,7 @@ ctx.onmessage = async (/** @type {MessageEvent} */ e) => {
     }
   } catch (err) {
     if (err instanceof BadRequest) return postError(msg && msg.id, err);
+    if (isFatal(err)) return crash(err);
     postError(msg && msg.id, `The worker could not handle the message: ${readable(err)}`);
   }
 };

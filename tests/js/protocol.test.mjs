@@ -113,6 +113,7 @@ describe('the schema', () => {
     ]);
     assert.deepEqual(Object.keys(byType.answer), [
       'boot', 'started', 'progress', 'result', 'error', 'cancelled', 'info', 'map', 'scenarios', 'describe',
+      'crashed',
     ]);
   });
 

@@ -13,10 +13,12 @@ import numpy as np
 
 from arcstar.service import Service
 
-# What worker.js posts while it boots (the one answer the service does not make).
+# What worker.js posts itself (the answers the service does not make): boot progress, and that
+# its runtime broke.
 BOOT_SAMPLES = [
     {"type": "boot", "stage": "pyodide", "progress": 0.05, "message": "Loading the Python runtime (Pyodide)…"},
     {"type": "boot", "stage": "failed", "progress": 0, "message": "The engine failed to load: no numpy"},
+    {"type": "crashed", "message": "the Python runtime failed: RangeError: Maximum call stack size exceeded"},
 ]
 
 

@@ -31,7 +31,7 @@ SCHEMA_FILE = "protocol.schema.json"
 PAGE_REQUEST_TYPES = ("plan", "cancel", "info", "load_map", "load_scen", "describe")
 SERVICE_REQUEST_TYPES = ("plan", "step", "cancel", "info", "load_map", "load_scen", "describe")
 ANSWER_TYPES = ("boot", "started", "progress", "result", "error", "cancelled", "info", "map", "scenarios",
-                "describe")
+                "describe", "crashed")
 
 MAX_ID = 2**53 - 1  # ids must survive JavaScript's numbers
 MAX_ID_LENGTH = 256
