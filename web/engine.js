@@ -288,7 +288,8 @@ export class Engine {
   /**
    * @param {URL | string} workerUrl
    * @param {(info: BootInfo) => void} [onBoot]
-   * @param {{silenceMs?: number}} [options]
+   * @param {{silenceMs?: number, worker?: {worker: Worker, held: MessageEvent[]}}} [options]
+   *   `worker`: one already started from workerUrl (see boot.js), with the messages it sent so far
    */
   constructor(workerUrl, onBoot, options = {}) {
     this.workerUrl = workerUrl;
@@ -301,8 +302,14 @@ export class Engine {
     this.current = null;
     /** @type {Map<number, number>} cancel sent (performance.now) per search id, until acknowledged */
     this.cancelSent = new Map();
-    /** What the worker acknowledged: how many cancels, and how long the last one took to arrive; restarts. */
-    this.stats = { cancelAcks: 0, lastCancelMs: /** @type {number | null} */ (null), restarts: 0 };
+    /** What the worker acknowledged: how many cancels, and how long the last one took to arrive; restarts; boot stages. */
+    this.stats = {
+      cancelAcks: 0,
+      lastCancelMs: /** @type {number | null} */ (null),
+      restarts: 0,
+      /** @type {Array<{stage: string, at: number}>} when each boot stage began (ms since the page began loading) */
+      bootStages: [],
+    };
     /** @type {number[]} when workers died (performance.now), the last minute's */
     this.deaths = [];
     /** @type {number} when the worker was last heard from, or an answer first became owed */
@@ -317,13 +324,18 @@ export class Engine {
     this.ready = signal.promise;
     this._resolveReady = signal.resolve;
     this._rejectReady = signal.reject;
-    this.worker = this._newWorker();
+    this.worker = this._newWorker(options.worker?.worker);
     this.watchdog = setInterval(() => this._checkAlive(), 1000);
+    for (const e of options.worker?.held ?? []) this._onMessage(e.data);
   }
 
-  /** A new worker wired to this engine (the messages of a replaced one are ignored). */
-  _newWorker() {
-    const worker = new Worker(this.workerUrl, { type: 'module' });
+  /**
+   * A worker wired to this engine: a new one, or one already started (the messages of a
+   * replaced worker are ignored).
+   * @param {Worker} [started]
+   */
+  _newWorker(started) {
+    const worker = started ?? new Worker(this.workerUrl, { type: 'module' });
     worker.onmessage = (e) => {
       if (worker !== this.worker) return; // a replaced worker's last words
       this.lastHeard = performance.now();
@@ -419,6 +431,7 @@ export class Engine {
       return;
     }
     if (msg.type === 'boot') {
+      if (msg.stage !== this.boot.stage) this.stats.bootStages.push({ stage: String(msg.stage), at: Math.round(performance.now()) });
       this.boot = { stage: msg.stage, progress: msg.progress ?? 0, message: msg.message ?? '' };
       if (msg.stage === 'ready') {
         this.isReady = true;

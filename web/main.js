@@ -9,6 +9,7 @@
 
 import { labApi } from './api.js';
 import { AppState } from './app.js';
+import { adoptWorker } from './boot.js';
 import { PROVISIONAL_CHOICES, defaultSearchInput, defaultUnitInput } from './controls.js';
 import { followModel } from './edits.js';
 import { Editor } from './editor.js';
@@ -71,7 +72,9 @@ function showBoot(app, boot) {
 }
 
 // Started at once: Pyodide takes seconds to load; the page meanwhile draws and edits the map.
-const engine = new Engine(new URL('./worker.js', import.meta.url), (boot) => appMade.then((app) => showBoot(app, boot)));
+const engine = new Engine(new URL('./worker.js', import.meta.url), (boot) => appMade.then((app) => showBoot(app, boot)), {
+  worker: adoptWorker(),
+});
 engine.ready.catch(() => {
   /* shown in the status line */
 });

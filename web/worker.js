@@ -82,18 +82,20 @@ let pyodide = null;
 let service = null;
 
 /**
- * Load packages by URL and throw if any failed (loadPackage never rejects).
- * @param {string | string[]} urls
- * @param {string} what
+ * The bytes at a URL, or an error naming the file.
+ * @param {string} url
+ * @param {string} name  the file, as the manifest names it
+ * @returns {Promise<ArrayBuffer>}
  */
-async function loadPackages(urls, what) {
-  /** @type {string[]} */
-  const errors = [];
-  await pyodide.loadPackage(urls, {
-    messageCallback: () => {},
-    errorCallback: (/** @type {string} */ m) => errors.push(String(m)),
-  });
-  if (errors.length) throw new Error(`Could not load ${what}: ${errors.join(' ')}`);
+async function fetchBytes(url, name) {
+  let resp;
+  try {
+    resp = await fetch(url);
+  } catch (e) {
+    throw new Error(`Could not load the arcstar wheel ${name}: ${readable(e)}`, { cause: e });
+  }
+  if (!resp.ok) throw new Error(`Could not load the arcstar wheel ${name} (HTTP ${resp.status})`);
+  return resp.arrayBuffer();
 }
 
 async function boot() {
@@ -104,17 +106,27 @@ async function boot() {
   const manifest = await resp.json();
   const indexURL = new URL(manifest.pyodide_index || 'pyodide/', manifestUrl).href;
 
-  bootProgress('pyodide', 0.05, 'Loading the Python runtime (Pyodide)…');
+  const packages = /** @type {string[]} */ (manifest.packages || []);
+  const numpy = packages.filter((u) => /(^|\/)numpy-[^/]*\.whl$/.test(u)).map((u) => new URL(u, manifestUrl).href);
+  if (!manifest.arcstar_wheel) throw new Error('manifest.json names no arcstar wheel');
+  // Everything is fetched at once: the arcstar wheel here, numpy by Pyodide while its runtime
+  // boots (loadPyodide's `packages`), the runtime itself.
+  const wheelUrl = new URL(manifest.arcstar_wheel, manifestUrl).href;
+  const wheel = fetchBytes(wheelUrl, manifest.arcstar_wheel);
+  wheel.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+
+  bootProgress('pyodide', 0.05, 'Loading the Python runtime (Pyodide) and numpy…');
   // loadPyodide gives no progress of its own: creep towards the stage's end meanwhile.
   let p = 0.05;
   const ticker = setInterval(() => {
-    p += (0.58 - p) * 0.06;
-    bootProgress('pyodide', p, 'Loading the Python runtime (Pyodide)…');
+    p += (0.8 - p) * 0.06;
+    bootProgress('pyodide', p, 'Loading the Python runtime (Pyodide) and numpy…');
   }, 150);
   try {
     const mod = await import(new URL('pyodide.mjs', indexURL).href);
     pyodide = await mod.loadPyodide({
       indexURL,
+      packages: numpy.length ? numpy : ['numpy'],
       stdout: (/** @type {string} */ s) => console.log('[python]', s),
       stderr: (/** @type {string} */ s) => console.warn('[python]', s),
     });
@@ -122,14 +134,9 @@ async function boot() {
     clearInterval(ticker);
   }
 
-  bootProgress('numpy', 0.62, 'Loading numpy…');
-  const packages = /** @type {string[]} */ (manifest.packages || []);
-  const numpy = packages.filter((u) => /(^|\/)numpy-[^/]*\.whl$/.test(u)).map((u) => new URL(u, manifestUrl).href);
-  await loadPackages(numpy.length ? numpy : 'numpy', 'numpy');
-
   bootProgress('arcstar', 0.86, 'Loading arcstar…');
-  if (!manifest.arcstar_wheel) throw new Error('manifest.json names no arcstar wheel');
-  await loadPackages(new URL(manifest.arcstar_wheel, manifestUrl).href, 'the arcstar wheel');
+  const sitePackages = pyodide.runPython('import sysconfig; sysconfig.get_paths()["purelib"]');
+  pyodide.unpackArchive(await wheel, 'wheel', { extractDir: sitePackages });
   const mod = pyodide.pyimport('arcstar.service');
   service = mod.Service();
   mod.destroy?.();
