@@ -21,6 +21,7 @@ from ..outcomes import BadInput, Status
 from ..search.engine import Trace
 from ..turning.art import to_fixed_angles
 from ..turning.methods import Realized, Work, realize_steps
+from .directional import DirectionalRun
 from .options import PlanOptions
 from .registry import Query
 from .result import PlanResult
@@ -93,6 +94,22 @@ class PlanJob:
             goal_nodes = [site.node(goal, "goal")]
         points = site.path([start_node, *goal_nodes])
         self.start, self.goals = points[0], points[1:]
+        self.method, self.note = options.method, ""
+        self.stage = Stage.SEARCH
+        self._result: PlanResult | None = None
+        self._work: Work | None = None
+        self._turn_ms = 0.0
+        self._pending: PlanResult | None = None
+        if options.spec.directional:
+            if targets or not isinstance(site, GridSite):
+                raise BadInput(f"{options.method} plans on square tile maps to one goal", "method")
+            self.heuristic = "directional"
+            self.optimal = options.search.weight <= 1.0 and options.search.stop == "closed"
+            self.search: Any = DirectionalRun(site.tilemap, self.start, self.start_heading, self.goals[0],
+                                         self.goal_heading, options)
+            if self.search.status != Status.RUNNING:
+                self._finish_search()
+            return
         self.heuristic = heuristic = options.heuristic_on(self.graph)
         if heuristic not in self.graph.heuristics:
             raise BadInput(f"heuristic must be one of {', '.join(self.graph.heuristics)} on this map, "
@@ -103,14 +120,8 @@ class PlanJob:
                            "method")
         s = options.search
         self.optimal = spec.optimal(s, self.graph.admissible(heuristic, s.weight))
-        self.method, self.note = options.method, ""
-        self.stage = Stage.SEARCH
-        self._result: PlanResult | None = None
-        self._work: Work | None = None
-        self._turn_ms = 0.0
-        self._pending: PlanResult | None = None
         if not site.reachable(start_node, goal_nodes):
-            self.search: Any = _Unreachable()
+            self.search = _Unreachable()
             self._finish_search()
             return
         built = spec.build(Query(self.graph, start_node, goal_nodes, options.method, options.search, heuristic,
@@ -170,6 +181,15 @@ class PlanJob:
         result = PlanResult(status=status, path=path, cost=s.cost, length=length,
                             expanded=s.expanded, ms=s.ms, optimal=optimal and status == Status.FOUND,
                             message=message, method=self.method, trace=s.trace)
+        segments = getattr(s, "segments", None)
+        if segments is not None:  # a directional plan: legal only if the independent exact test agrees
+            result.segments, result.stage = segments, Stage.SEARCH.value
+            width = self.options.unit.width
+            result.legal = path_clear(self.site.tilemap, segments, 1.0 if width is None else width)
+            result.waypoints = [(seg.x, seg.y) for seg in segments.segments] + [segments.end_pose().xy]
+            if not result.legal:
+                result.status, result.optimal = Status.NOT_LEGAL, False
+                result.message = "not legal for this unit: the exact swept-disc test disagrees (a bug)"
         turning = self.options.turning.method
         if turning is None or status != Status.FOUND:
             self._end(result)

@@ -81,6 +81,7 @@ class MethodSpec:
     diagonal: tuple[str, ...] | None = None
     bound: float | None = None
     note: str = ""
+    directional: bool = False
 
     def check(self, s: SearchOptions, width: float | None, turning: str | None) -> None:
         """Refuse what this method cannot do, naming the option."""
@@ -93,6 +94,8 @@ class MethodSpec:
                            f"{' or '.join(repr(o) for o in self.open_lists)}", "open_list")
         if s.turn_penalty and not self.turn_penalty:
             raise BadInput(f"{self.name} charges no turns: turn_penalty must be 0", "turn_penalty")
+        if self.directional and turning is not None:
+            raise BadInput(f"{self.name} plans legal curves itself: no turning method", "turning")
 
     def optimal(self, search: SearchOptions, admissible: bool) -> bool:
         """Whether a plan with these search options is guaranteed least-cost, given whether its
@@ -140,6 +143,10 @@ def _jump(engine: type) -> Callable[[Query], Built]:
     return build
 
 
+def _planned_by_job(q: Query) -> Built:  # pragma: no cover - the job builds directional runs itself
+    raise NotImplementedError("directional methods are built by PlanJob")
+
+
 def _hpa(q: Query) -> Built:
     s = q.search
     graph = cast(GridGraph, q.graph)  # hpa runs on square grids only (its spec's graphs; the engine checks)
@@ -163,4 +170,11 @@ METHODS: dict[str, MethodSpec] = {spec.name: spec for spec in (
     MethodSpec("hpa", "HPA*", "HPA*: plans over clusters and their entrances, then refines.", _hpa,
                Optimality.BOUNDED, point_only=True, open_lists=("heap",), turn_penalty=False,
                heuristic=False, bound=1.4, note="octile A* on two levels; paths at most 40% longer than optimal"),
+    *(MethodSpec(f"directional{n}", f"Directional-{n}",
+                 f"Pinter's Directional A*: (tile, heading) states, curves to the tiles {reach} away, "
+                 "legal for the unit's width and turning radius by construction.", _planned_by_job,
+                 Optimality.ADMISSIBLE, open_lists=("heap",), turn_penalty=False, neighbours=(8,),
+                 default_heuristic="directional", directional=True,
+                 note="least cost over the lattice's moves; the start faces its heading (default east)")
+      for n, reach in ((8, 1), (24, 2), (48, 3))),
 )}

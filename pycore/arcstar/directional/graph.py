@@ -1,0 +1,199 @@
+"""``DirectionalGraph``: the lattice of (tile, heading) states as a ``search.graph.Graph``.
+
+Node ``tile * 8 + k`` is the unit at the centre of tile ``y * width + x`` facing heading k
+(angle k * pi/4; 0 east, 2 south, y down). One extra node, ``start_node`` (the last id), is the
+unit's exact pose (off-centre, any heading): its moves are computed in full (curve, exact
+swept-disc test, terrain cost) as Pinter says; every other node's children come from the
+``MotionTable``: per offset group one mask test can drop or pass all 8 end headings, else one
+``mask & window`` per child. A move costs its centreline length in each tile times the tile's
+terrain cost (reversed stretches times the reverse penalty), so the whole uniform case is the
+table's precomputed cost times the one terrain cost.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+from ..collision.clearance import passable_for
+from ..collision.swept import path_clear
+from ..geometry.primitives import Line, Path, Pose
+from ..maps.tilemap import TileMap
+from ..outcomes import BadInput
+from ..search.graph import check_heuristic
+from .heuristic import GoalHeuristic, dubins_lengths, goal_heuristic
+from .lattice import HEADINGS, UnitKind, best_curve, dir_table, heading_angle
+from .tables import MapWindows, MotionTable, centre_cells, table_for, windows_for
+
+
+class DirectionalGraph:
+    """The lattice for one unit kind on one map version, from one start pose to one goal tile
+    with a set of allowed headings (indices 0..7)."""
+
+    heuristics = ("directional", "none")
+    default_heuristic = "directional"
+
+    def __init__(self, tilemap: TileMap, kind: UnitKind, start: Pose, goal: tuple[int, int],
+                 goal_headings: Iterable[int]) -> None:
+        self.tilemap, self.kind = tilemap, kind
+        self.width, self.height = w, h = tilemap.width, tilemap.height
+        self.table: MotionTable = table_for(kind)
+        self.windows: MapWindows = windows_for(tilemap, self.table.reach)
+        self.children = self.table.children(w)
+        self.start_pose = start
+        self.start_node = w * h * HEADINGS
+        self.node_count = self.start_node + 1
+        self.goal = goal
+        self.goal_headings = frozenset(goal_headings)
+        if not self.goal_headings:
+            raise BadInput("goal headings must name at least one heading", "goal_headings")
+        self.goal_nodes = [(goal[1] * w + goal[0]) * HEADINGS + e for e in sorted(self.goal_headings)]
+        self._fits = passable_for(tilemap, kind.width).ravel().tolist()
+        self._weights: dict[tuple[int, int], list[tuple[int, float]]] = {}
+        self._start_moves: dict[int, Path] | None = None
+        self._start_list: list[tuple[int, float]] = []
+        self._goal_h: GoalHeuristic | None = None
+
+    # -- the protocol --------------------------------------------------------------------------
+    def usable(self, node: int) -> bool:
+        if node == self.start_node:
+            return True
+        return 0 <= node < self.start_node and bool(self._fits[node // HEADINGS])
+
+    def place(self, node: int) -> tuple[float, float]:
+        if node == self.start_node:
+            return self.start_pose.x, self.start_pose.y
+        y, x = divmod(node // HEADINGS, self.width)
+        return x + 0.5, y + 0.5
+
+    def successors(self, node: int) -> list[tuple[int, float]]:
+        if node == self.start_node:
+            self.start_moves()
+            return self._start_list
+        tile, h = divmod(node, HEADINGS)
+        win = self.windows.window(tile)
+        uniform = self.windows.uniform
+        out: list[tuple[int, float]] = []
+        add = out.append
+        if uniform is not None:
+            for union, inter, items in self.children[h]:
+                if inter & win:
+                    continue
+                if union & win:
+                    for d, cost, mask, _e in items:
+                        if not mask & win:
+                            add((node + d, cost * uniform))
+                else:
+                    for d, cost, _m, _e in items:
+                        add((node + d, cost * uniform))
+            return out
+        costs = self.windows.costs(tile)
+        for group, (_union, inter, items) in enumerate(self.children[h]):
+            if inter & win:
+                continue
+            for e, (d, _cost, mask, _e) in enumerate(items):
+                if not mask & win:
+                    add((node + d, math.fsum(costs[b] * wt for b, wt in self._weights_of(h, group, e))))
+        return out
+
+    def _weights_of(self, h: int, group: int, e: int) -> list[tuple[int, float]]:
+        key = (h * 64 + group, e)
+        found = self._weights.get(key)
+        if found is None:
+            dx, dy = dir_table(self.kind.neighbourhood.value)[group]
+            found = self._weights[key] = self.table.weights_by_bit((h, dx, dy, e))
+        return found
+
+    def heuristic(self, goals: Sequence[int], name: str, weight: float = 1.0) -> Callable[[int], float]:
+        check_heuristic(name, self.heuristics)
+        if name == "none":
+            return lambda node: 0.0
+        gh = self.goal_h()
+        node_h, lazy, start_node = gh.node_h, gh.lazy, self.start_node
+        scale, at = gh.scale, lazy.at
+        start_h = gh.start_h(self._start_tile(), self._start_bound())
+
+        def h_of(node: int) -> float:
+            if node == start_node:
+                return start_h * weight
+            hv = node_h[node]
+            dv = at(node >> 3) * scale
+            return (hv if hv > dv else dv) * weight
+        return h_of
+
+    def admissible(self, name: str, weight: float = 1.0) -> bool:
+        return name == "none" or weight <= 1.0
+
+    # -- the goal, the start and the path -------------------------------------------------------
+    def goal_h(self) -> GoalHeuristic:
+        if self._goal_h is None:
+            self._goal_h = goal_heuristic(self.tilemap, self.goal, self.goal_headings, self.kind.radius,
+                                          not self.kind.can_reverse)
+        return self._goal_h
+
+    def _start_tile(self) -> int:
+        return math.floor(self.start_pose.y) * self.width + math.floor(self.start_pose.x)
+
+    def _start_bound(self) -> float:
+        """A lower bound of the start's remaining length: the Dubins length to the goal's
+        headings (forward only), else the straight-line distance."""
+        p, (gx, gy) = self.start_pose, self.goal
+        dx, dy = gx + 0.5 - p.x, gy + 0.5 - p.y
+        if self.kind.can_reverse:
+            return math.hypot(dx, dy)
+        hs = sorted(self.goal_headings)
+        n = len(hs)
+        lengths = dubins_lengths(np.full(n, dx), np.full(n, dy), np.full(n, p.heading),
+                                 np.array([heading_angle(e) for e in hs]), self.kind.radius)
+        return float(lengths.min())
+
+    def start_moves(self) -> dict[int, Path]:
+        """The start's moves, computed in full: child node -> curve (legal ones only)."""
+        if self._start_moves is None:
+            moves: dict[int, Path] = {}
+            p, w, h = self.start_pose, self.width, self.height
+            sx, sy = math.floor(p.x), math.floor(p.y)
+            cost_grid = self.tilemap.cost_grid
+            penalty = self.kind.reverse_penalty if self.kind.can_reverse else 1.0
+            for dx, dy in dir_table(self.kind.neighbourhood.value):
+                x, y = sx + dx, sy + dy
+                if not (0 <= x < w and 0 <= y < h) or not self._fits[y * w + x]:
+                    continue
+                for e in range(HEADINGS):
+                    path = best_curve(p, Pose(x + 0.5, y + 0.5, heading_angle(e)), self.kind)
+                    if not path_clear(self.tilemap, path, self.kind.width):
+                        continue
+                    cost = math.fsum(float(cost_grid[cy, cx]) * wt
+                                     for (cx, cy), wt in centre_cells(path, penalty).items())
+                    node = (y * w + x) * HEADINGS + e
+                    moves[node] = path
+                    self._start_list.append((node, cost))
+            self._start_moves = moves
+        return self._start_moves
+
+    def move_path(self, a: int, b: int) -> Path:
+        """The curve of the move from node a to node b (as the search checked it)."""
+        if a == self.start_node:
+            return self.start_moves()[b]
+        ta, ha = divmod(a, HEADINGS)
+        tb, hb = divmod(b, HEADINGS)
+        ya, xa = divmod(ta, self.width)
+        yb, xb = divmod(tb, self.width)
+        return self.table.entries[(ha, xb - xa, yb - ya, hb)].move.path(xa + 0.5, ya + 0.5)
+
+    def path_of(self, nodes: list[int]) -> Path:
+        """The found node chain as one path of lines and arcs."""
+        segs = [seg for a, b in zip(nodes, nodes[1:]) for seg in self.move_path(a, b).segments]
+        if not segs:
+            return Path((Line.from_pose(self.start_pose, 0.0),))
+        return Path(tuple(segs))
+
+    def tiles(self, nodes: list[int]) -> list[tuple[int, int]]:
+        """The tiles of a node chain (the start's own tile first)."""
+        out = [(math.floor(self.start_pose.x), math.floor(self.start_pose.y))]
+        for n in nodes[1:]:
+            y, x = divmod(n // HEADINGS, self.width)
+            out.append((x, y))
+        return out

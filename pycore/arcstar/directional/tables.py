@@ -1,0 +1,252 @@
+"""The hit-check table (Pinter's Figure 13) and the per-map windows it is checked against.
+
+``MotionTable`` holds, per start heading, child offset and end heading, the move's curve, its cost
+before terrain, the tiles the body touches on it (exactly: ``collision.sweep_cells``) as one
+Python integer bitmask over a K x K window centred on the parent tile, and the centreline length
+inside each tile (for terrain costs). K = 2P + 1 with P the farthest tile any move touches, so the
+window follows from the radius, the width and the neighbourhood (not a fixed 11 x 11).
+
+``MapWindows`` keeps, per map version and P, each tile's window of blocked tiles as the same kind
+of integer (off the map counts as blocked), built lazily from per-row integers; a child is legal
+when ``mask & window == 0``: one operation. Tables are cached per ``UnitKind`` (module level,
+a few kinds kept); windows per map version on the map.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..collision.sweep_cells import swept_cells_many
+from ..geometry.primitives import Arc, Path, Pose
+from ..maps.tilemap import TileMap
+from .lattice import (
+    HEADINGS,
+    Move,
+    UnitKind,
+    best_curve,
+    dir_table,
+    heading_angle,
+    mapped,
+    mirror_cell,
+    mirror_key,
+    move_of,
+    rotate_cell,
+    rotate_key,
+    rotor,
+)
+
+Key = tuple[int, int, int, int]  # (start heading, dx, dy, end heading)
+_KEEP = 8  # unit kinds whose tables are kept
+
+
+def centre_cells(path: Path, penalty: float) -> dict[tuple[int, int], float]:
+    """Centreline length of ``path`` inside each tile, reversed stretches times ``penalty``:
+    cut at every grid line the segment crosses (exact crossings, no sampling)."""
+    out: dict[tuple[int, int], float] = {}
+    for seg in path.segments:
+        if seg.length <= 0.0:
+            continue
+        f = penalty if seg.gear < 0 else 1.0
+        if isinstance(seg, Arc):
+            cx, cy = seg.center
+            R, a0, da = seg.radius, math.atan2(seg.y - seg.center[1], seg.x - seg.center[0]), seg.sweep
+            cuts = {0.0, 1.0}
+            for c, trig in ((cx, math.cos), (cy, math.sin)):
+                for n in range(math.floor(c - R), math.ceil(c + R) + 1):
+                    v = (n - c) / R
+                    if -1.0 <= v <= 1.0:
+                        base = math.acos(v) if trig is math.cos else math.asin(v)
+                        roots = (base, -base) if trig is math.cos else (base, math.pi - base)
+                        for a in roots:
+                            u = ((a - a0) % (2 * math.pi)) / da if da > 0 else ((a0 - a) % (2 * math.pi)) / -da
+                            if 0.0 < u < 1.0:
+                                cuts.add(u)
+            us = sorted(cuts)
+            for u0, u1 in zip(us, us[1:]):
+                a = a0 + 0.5 * (u0 + u1) * da
+                cell = (math.floor(cx + R * math.cos(a)), math.floor(cy + R * math.sin(a)))
+                out[cell] = out.get(cell, 0.0) + (u1 - u0) * seg.length * f
+        else:
+            e = seg.end_pose()
+            ax, ay, dx, dy = seg.x, seg.y, e.x - seg.x, e.y - seg.y
+            cuts = {0.0, 1.0}
+            for p, d in ((ax, dx), (ay, dy)):
+                if d != 0.0:
+                    lo, hi = sorted((p, p + d))
+                    for n in range(math.ceil(lo), math.floor(hi) + 1):
+                        u = (n - p) / d
+                        if 0.0 < u < 1.0:
+                            cuts.add(u)
+            us = sorted(cuts)
+            for u0, u1 in zip(us, us[1:]):
+                m = 0.5 * (u0 + u1)
+                cell = (math.floor(ax + m * dx), math.floor(ay + m * dy))
+                out[cell] = out.get(cell, 0.0) + (u1 - u0) * seg.length * f
+    return out
+
+
+@dataclass
+class Entry:
+    """One move of the table: its curve and centreline weights (relative to the parent tile
+    (0, 0)), and the bitmask of the tiles the body touches on it."""
+
+    move: Move
+    weights: dict[tuple[int, int], float]
+    mask: int = 0
+
+
+@dataclass
+class MotionTable:
+    """Every move of a unit kind, its window and per-heading child arrays (see the module)."""
+
+    kind: UnitKind
+    entries: dict[Key, Entry]
+    reach: int  # P: the window is (2P + 1) tiles square
+    build_ms: float
+    computed: int  # moves computed with curves (the rest by symmetry)
+    _bound: dict[int, list] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return 2 * self.reach + 1
+
+    def bit(self, cell: tuple[int, int]) -> int:
+        return (cell[1] + self.reach) * self.size + cell[0] + self.reach
+
+    def cells(self, key: Key) -> set[tuple[int, int]]:
+        """The tiles (relative to the parent tile) a move's mask marks."""
+        m, k, p = self.entries[key].mask, self.size, self.reach
+        return {(b % k - p, b // k - p) for b in range(k * k) if m >> b & 1}
+
+    def children(self, map_width: int) -> list[list[tuple[int, int, list[tuple[int, float, int, int]]]]]:
+        """Per start heading, groups per offset: (union mask, intersection mask, [(node step,
+        cost, mask, end heading)]) for a map ``map_width`` tiles wide (node = tile * 8 + heading)."""
+        bound = self._bound.get(map_width)
+        if bound is None:
+            bound = []
+            offsets = dir_table(self.kind.neighbourhood.value)
+            for h in range(HEADINGS):
+                groups = []
+                for dx, dy in offsets:
+                    items = []
+                    for e in range(HEADINGS):
+                        ent = self.entries[(h, dx, dy, e)]
+                        items.append(((dy * map_width + dx) * HEADINGS + e - h, ent.move.cost, ent.mask, e))
+                    union = inter = items[0][2]
+                    for it in items[1:]:
+                        union |= it[2]
+                        inter &= it[2]
+                    groups.append((union, inter, items))
+                bound.append(groups)
+            self._bound[map_width] = bound
+        return bound
+
+    def weights_by_bit(self, key: Key) -> list[tuple[int, float]]:
+        """A move's centreline weights as (window bit, weighted length) pairs."""
+        return [(self.bit(c), w) for c, w in self.entries[key].weights.items()]
+
+
+def build_table(kind: UnitKind) -> MotionTable:
+    """Compute the table: east and south-east by curves (half of them: the mirror gives the
+    rest), the other six start headings by quarter turns; the touched tiles of all computed
+    curves in one vectorised exact pass, then every mask from them by the same symmetries."""
+    t0 = time.perf_counter()
+    offsets = dir_table(kind.neighbourhood.value)
+    penalty = kind.reverse_penalty if kind.can_reverse else 1.0
+    curves: dict[Key, Path] = {}
+    for h in (0, 1):
+        for dx, dy in offsets:
+            for e in range(HEADINGS):
+                key = (h, dx, dy, e)
+                if key not in curves and mirror_key(*key)[0] not in curves:
+                    curves[key] = best_curve(Pose(0.5, 0.5, heading_angle(h)),
+                                             Pose(dx + 0.5, dy + 0.5, heading_angle(e)), kind)
+    keys = list(curves)
+    touched = swept_cells_many([curves[k] for k in keys], kind.width)
+    entries: dict[Key, Entry] = {}
+    cells: dict[Key, list[tuple[int, int]]] = {}
+    for key, hit in zip(keys, touched):
+        path = curves[key]
+        ent = entries[key] = Entry(move_of(path, kind.reverse_penalty, 0.5, 0.5), centre_cells(path, penalty))
+        cells[key] = list(hit)
+        mkey, fx = mirror_key(*key)
+        if mkey not in entries:
+            h = key[0]
+            entries[mkey] = Entry(mapped(ent.move, fx), {mirror_cell(h, c): w for c, w in ent.weights.items()})
+            cells[mkey] = [mirror_cell(h, c) for c in cells[key]]
+    rot = rotor()
+    for h in range(2, HEADINGS):
+        for key in [k for k in entries if k[0] == h - 2]:
+            ent, new = entries[key], rotate_key(*key)
+            entries[new] = Entry(mapped(ent.move, rot), {rotate_cell(c): w for c, w in ent.weights.items()})
+            cells[new] = [rotate_cell(c) for c in cells[key]]
+    reach = max(max(abs(c[0]), abs(c[1])) for cs in cells.values() for c in cs)
+    table = MotionTable(kind, entries, reach, 0.0, len(keys))
+    order = list(entries)
+    size = table.size
+    flat = np.zeros((len(order), size * size), dtype=bool)
+    for n, key in enumerate(order):
+        cs = np.asarray(cells[key], dtype=np.int64).reshape(-1, 2)
+        flat[n, (cs[:, 1] + reach) * size + cs[:, 0] + reach] = True
+    packed = np.packbits(flat, axis=1, bitorder="little")
+    for key, row in zip(order, packed):
+        entries[key].mask = int.from_bytes(row.tobytes(), "little")
+    table.build_ms = (time.perf_counter() - t0) * 1000.0
+    return table
+
+
+_TABLES: dict[UnitKind, MotionTable] = {}
+
+
+def table_for(kind: UnitKind) -> MotionTable:
+    """The table of a unit kind, built on first use and kept (a few kinds at a time)."""
+    table = _TABLES.get(kind)
+    if table is None:
+        if len(_TABLES) >= _KEEP:
+            _TABLES.pop(next(iter(_TABLES)))
+        table = _TABLES[kind] = build_table(kind)
+    return table
+
+
+class MapWindows:
+    """Per map version and window reach P: each tile's K x K window of blocked tiles as an
+    integer (bit (j * K + i) for the tile at offset (i - P, j - P)), built when first asked."""
+
+    def __init__(self, tilemap: TileMap, reach: int) -> None:
+        self.reach = p = reach
+        self.size = k = 2 * p + 1
+        self.width, self.height = tilemap.width, tilemap.height
+        padded = np.pad(tilemap.blocked, p, constant_values=True)
+        weights = 1 << np.arange(padded.shape[1], dtype=object)
+        self._rows = [int(np.sum(weights[row])) for row in padded]
+        self._low = (1 << k) - 1
+        self._wins: list[int | None] = [None] * (self.width * self.height)
+        costs = np.pad(tilemap.cost_grid, p, constant_values=np.inf)
+        finite = tilemap.cost_grid[np.isfinite(tilemap.cost_grid)]
+        self.uniform: float | None = float(finite[0]) if finite.size and np.all(finite == finite[0]) else None
+        self._costs = costs
+
+    def window(self, tile: int) -> int:
+        w = self._wins[tile]
+        if w is None:
+            y, x = divmod(tile, self.width)
+            rows, low, k = self._rows, self._low, self.size
+            w = 0
+            for j in range(k):
+                w |= ((rows[y + j] >> x) & low) << (j * k)
+            self._wins[tile] = w
+        return w
+
+    def costs(self, tile: int) -> list[float]:
+        """The window's terrain costs, row-major (inf off the map and on blocked tiles)."""
+        y, x = divmod(tile, self.width)
+        k = self.size
+        return self._costs[y:y + k, x:x + k].ravel().tolist()
+
+
+def windows_for(tilemap: TileMap, reach: int) -> MapWindows:
+    return tilemap.cached(f"directional:windows:{reach}", lambda: MapWindows(tilemap, reach))

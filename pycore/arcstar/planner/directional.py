@@ -1,0 +1,84 @@
+"""Directional-8/24/48 as plan() methods: the search object a ``PlanJob`` steps.
+
+``DirectionalRun`` wraps the engine (``search.engine.AStar``) over a ``DirectionalGraph`` and,
+once it ends, reads the node chain back as one path of lines and arcs. The unit is the plan's
+(width, default 1 tile; radius; can_reverse). The start is the start tile's centre facing the
+start heading (default east, 0 rad); the goal is the goal tile, at the goal heading snapped to
+the nearest of the lattice's 8 when one is given, else at any heading. Islands fail fast on the
+region table of open tiles (8-connected: the unit's centre crosses only open tiles, possibly
+through a shared corner), so "unreachable" is never said of a reachable goal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..directional.graph import DirectionalGraph
+from ..directional.lattice import HEADINGS, Neighbourhood, UnitKind, heading_index
+from ..geometry.primitives import Path, Pose
+from ..maps.tilemap import TileMap
+from ..outcomes import Status
+from ..search.engine import AStar
+from ..search.regions import regions
+from .options import PlanOptions
+
+NEIGHBOURHOODS = {"directional8": Neighbourhood.D8, "directional24": Neighbourhood.D24,
+                  "directional48": Neighbourhood.D48}
+
+
+class DirectionalRun:
+    """A directional plan's search stage: ``step``/``cancel`` like every search, then
+    ``segments`` (the curve), ``path`` (its tiles) and ``length`` (tiles)."""
+
+    def __init__(self, tilemap: TileMap, start: tuple[int, int], start_heading: float | None,
+                 goal: tuple[int, int], goal_heading: float | None, options: PlanOptions) -> None:
+        unit = options.unit
+        self.kind = UnitKind(1.0 if unit.width is None else unit.width, unit.radius, NEIGHBOURHOODS[options.method],
+                             unit.can_reverse)
+        heading = 0.0 if start_heading is None else start_heading
+        headings = range(HEADINGS) if goal_heading is None else [heading_index(goal_heading, "goal")]
+        self.graph = DirectionalGraph(tilemap, self.kind, Pose(start[0] + 0.5, start[1] + 0.5, heading), goal,
+                                      headings)
+        self.trace = None
+        self.segments: Path | None = None
+        self.path: list[tuple[int, int]] | None = None
+        self.length = 0.0
+        labels = regions(tilemap, "always", 8)
+        if labels[start[1], start[0]] != labels[goal[1], goal[0]]:
+            self.search: Any = None
+            self.status, self.expanded, self.ms, self.cost = Status.UNREACHABLE, 0, 0.0, None
+            return
+        s = options.search
+        heuristic = "none" if s.heuristic == "none" else "directional"
+        self.search = AStar(self.graph, self.graph.start_node, self.graph.goal_nodes, heuristic=heuristic,
+                            weight=s.weight, stop=s.stop, max_expansions=s.max_expansions)
+        self.status, self.expanded, self.ms, self.cost = Status.RUNNING, 0, 0.0, None
+
+    @property
+    def open_count(self) -> int:
+        return 0 if self.search is None else self.search.open_count
+
+    @property
+    def table_ms(self) -> float:
+        return self.graph.table.build_ms
+
+    def step(self, budget: int = 1) -> Status:
+        if self.search is None or self.status != Status.RUNNING:
+            return self.status
+        status = self.search.step(budget)
+        self._sync()
+        return status
+
+    def cancel(self) -> None:
+        if self.search is not None:
+            self.search.cancel()
+            self._sync()
+
+    def _sync(self) -> None:
+        s = self.search
+        self.status, self.expanded, self.ms, self.cost = s.status, s.expanded, s.ms, s.cost
+        if s.status == Status.FOUND and self.segments is None:
+            nodes = s.path_nodes
+            self.segments = self.graph.path_of(nodes)
+            self.path = self.graph.tiles(nodes)
+            self.length = self.segments.length
