@@ -198,6 +198,12 @@ export function labApi(lab) {
           travelled: unit.travelled,
           width: unit.width,
         },
+        resultStale: app.resultStale,
+        noReplay: app.replay ? null : app.noReplay,
+        settingsNote: app.settingsNote ? app.settingsNote.text : null,
+        saveNote: app.saveNote,
+        notice: app.notice ? { ...app.notice } : null,
+        helpOpen: app.helpOpen,
         benchmark: bench ? { name: bench.name, scenarios: bench.scenarios.length, chosen: bench.chosen ? { ...bench.chosen } : null } : null,
       };
     },

@@ -68,6 +68,10 @@ import { Viewport } from './view/viewport.js';
  * @property {Array<[number, number, number]>} [speedLimits]  [from, to, factor] stretches
  * @property {number} [turns]
  * @property {number | null} [segmentsLength]
+ * @property {number} [pivots]  with turning: the corners where the unit stops and turns on the spot
+ * @property {{ran: string, asked: string, reason: string} | null} [fallback]  the core planned with
+ *   another method than the one asked (its `method`), and why
+ * @property {boolean} [edited]  the map changed while the search ran: it is reported for the map before
  */
 
 /**
@@ -96,6 +100,18 @@ import { Viewport } from './view/viewport.js';
  */
 
 /**
+ * What a map, a preset or a benchmark changed in the search settings (null: nothing to say):
+ * the words, and the step of the undo history that takes it back (null once undone).
+ * @typedef {{text: string, undo: (() => void) | null, step: import('./state.js').Command | null} | null} SettingsNote
+ */
+
+/**
+ * Why there is nothing to replay: no search yet (on this map), one is running, the map was edited
+ * since, recording was off, the search was too large to record, or it was cancelled or failed.
+ * @typedef {'none' | 'searching' | 'edited' | 'off' | 'too_large' | 'unrecorded' | 'cancelled' | 'failed'} NoReplay
+ */
+
+/**
  * One plan of Pinter's Figure 1.
  * @typedef {{key: string, label: string, color: string, visible: boolean, status: string, length: number | null,
  *   turns: number | null, legal: boolean | null, message: string, route: SegmentPath | null,
@@ -118,19 +134,20 @@ import { Viewport } from './view/viewport.js';
  */
 
 /**
- * The unit's settings as typed.
- * @typedef {{turning: string, radius: string, width: string, art: string, can_reverse: boolean}} UnitInput
+ * The unit's settings as typed; on_edit: what the unit does when the map is edited under its path.
+ * @typedef {{turning: string, radius: string, width: string, art: string, can_reverse: boolean,
+ *            on_edit: 'stop' | 'replan'}} UnitInput
  */
 
 /**
  * What changed, for the panels that show it.
  * @typedef {'status' | 'controls' | 'options' | 'choices' | 'unit' | 'terrain' | 'costs' | 'replay' | 'bench' | 'compare'
- *           | 'map' | 'maps' | 'view' | 'hover'} Topic
+ *           | 'map' | 'maps' | 'view' | 'hover' | 'notes' | 'help'} Topic
  * map: the map model changed (terrain, costs, markers, a new map); maps: the map menu's entries
  */
 
 /** @type {ReadonlySet<Topic>} The topics the canvas does not show. */
-const OFF_CANVAS = new Set(['status', 'controls', 'options', 'choices', 'unit', 'costs', 'maps', 'bench']);
+const OFF_CANVAS = new Set(['status', 'controls', 'options', 'choices', 'unit', 'costs', 'maps', 'bench', 'notes', 'help']);
 
 export class AppState {
   /**
@@ -151,6 +168,18 @@ export class AppState {
     this.search = settings.search;
     /** @type {Record<string, string[]>} the values each menu offers (the engine's `info` replaces them) */
     this.choices = settings.choices;
+    /** @type {Record<string, Record<string, unknown>>} per method, what it accepts (the engine's `info.limits`) */
+    this.limits = {};
+    /** @type {SettingsNote} what a map, preset or benchmark changed in the settings */
+    this.settingsNote = null;
+    /** @type {{text: string, error: boolean} | null} a notice over the map (restored work, or why it could not be) */
+    this.notice = null;
+    /** what autosave says when it cannot keep the work ('' when it does) */
+    this.saveNote = '';
+    /** the pending timers: the debounced autosave and re-plan (0: none) */
+    this.timers = { autosave: 0, replan: 0 };
+    /** the help overlay is open */
+    this.helpOpen = false;
     /** @type {{text: string, optimal: boolean} | null} what the settings guarantee, in the core's words */
     this.guarantee = null;
     this.unitInput = settings.unit;
@@ -171,6 +200,8 @@ export class AppState {
     this.shown = null;
     /** @type {ReplayState | null} */
     this.replay = null;
+    /** @type {NoReplay} why there is no replay, while there is none */
+    this.noReplay = 'none';
     /** the replay speed slider's position, 0..1000 */
     this.replaySlider = 394;
     /** @type {{on: boolean, plans: ComparedPlan[] | null}} Pinter's Figure 1 */
@@ -235,6 +266,12 @@ export class AppState {
   /** @param {number} code */
   terrainName(code) {
     return this.terrainOf(code)?.name ?? `terrain ${code}`;
+  }
+
+  /** Whether the last result was for another map than the one shown (an edit since it ran). */
+  get resultStale() {
+    const r = this.result;
+    return !!r && typeof r.version === 'number' && r.version !== this.model.version;
   }
 
   /** Whether the drawn search no longer matches the map or the markers (it is drawn dimmed). */

@@ -115,6 +115,16 @@ export function label(setting, value) {
 }
 
 /**
+ * A number as a person types it: decimal digits with an optional sign, point (or comma) and
+ * exponent; anything else (letters, "0x10", "Infinity", empty) is NaN, never 0 or a guess.
+ * @param {string} raw
+ */
+export function decimal(raw) {
+  const text = String(raw).trim().replace(',', '.');
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
+}
+
+/**
  * Read a terrain cost as typed: a positive number, or "∞" / "inf" for
  * impassable. Throws an Error with a readable message otherwise.
  * @param {string} raw
@@ -125,8 +135,8 @@ export function parseCost(raw, name) {
   const text = String(raw).trim();
   if (text === '') throw new Error(`Cost of ${name} is empty: give a positive number, or \u221E for impassable.`);
   if (/^(\u221E|inf|infinity|impassable)$/i.test(text)) return null;
-  const v = Number(text.replace(',', '.'));
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text.replace(',', '.')) || Number.isNaN(v)) {
+  const v = decimal(text);
+  if (Number.isNaN(v)) {
     throw new Error(`Cost of ${name}: "${text}" is not a number. Give a positive number, or \u221E for impassable.`);
   }
   if (v < 0) throw new Error(`Cost of ${name} cannot be negative (${text}): give a positive number, or \u221E for impassable.`);
@@ -154,7 +164,7 @@ export function parseNumbers(raw) {
   const errors = {};
   /** @type {{weight?: number, turn_penalty?: number, max_expansions?: number | null}} */
   const values = {};
-  const num = (/** @type {string} */ s) => (String(s).trim() === '' ? NaN : Number(s));
+  const num = decimal;
 
   const w = num(raw.weight);
   if (String(raw.weight).trim() === '') errors.weight = 'Weight is empty: 1 is plain A*, above 1 is weighted A*.';
@@ -172,7 +182,7 @@ export function parseNumbers(raw) {
   const b = String(raw.max_expansions).trim();
   if (b === '') values.max_expansions = null;
   else {
-    const v = Number(b);
+    const v = decimal(b);
     if (!Number.isFinite(v)) errors.max_expansions = `Budget "${b}" is not a number: give a whole number of expansions, or leave it empty for no limit.`;
     else if (v === 0) errors.max_expansions = 'A budget of 0 expansions cannot find anything: give at least 1, or leave it empty for no limit.';
     else if (v < 0) errors.max_expansions = `Budget cannot be negative (${v}).`;
@@ -182,6 +192,12 @@ export function parseNumbers(raw) {
   }
   return { values, errors };
 }
+
+/** What the unit does when the map is edited under its path, with the labels of the choice. */
+export const ON_EDIT_CHOICES = Object.freeze([
+  ['stop', 'stop'],
+  ['replan', 're-plan from where it is'],
+]);
 
 /** The turning methods offered (null: the tile path only), with their labels. */
 export const TURNING_CHOICES = Object.freeze([
@@ -218,7 +234,7 @@ export function parseUnit(raw) {
   const turning = raw.turning ? String(raw.turning) : null;
   const positive = (/** @type {string} */ text, /** @type {string} */ name, /** @type {string} */ key, /** @type {number} */ max) => {
     const s = String(text).trim();
-    const v = Number(s.replace(',', '.'));
+    const v = decimal(s);
     if (s === '') errors[key] = `${name} is empty: give a positive number of tiles.`;
     else if (!Number.isFinite(v)) errors[key] = `${name} "${s}" is not a number: give a positive number of tiles.`;
     else if (v < 0) errors[key] = `${name} cannot be negative (${v}): give a positive number of tiles.`;
@@ -261,7 +277,7 @@ export function defaultSearchInput() {
 
 /** The unit's settings as typed when the page opens (a tile path, no body). @returns {UnitInput} */
 export function defaultUnitInput() {
-  return { turning: '', radius: '1.5', width: '', art: '', can_reverse: false };
+  return { turning: '', radius: '1.5', width: '', art: '', can_reverse: false, on_edit: 'stop' };
 }
 
 /**

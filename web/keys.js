@@ -2,12 +2,14 @@
 /**
  * The keyboard: Enter finds a path, Esc cancels (or pauses the replay), Ctrl+Z / Ctrl+Shift+Z /
  * Ctrl+Y undo and redo, 1-9 choose a terrain, [ and ] the brush, P and E the tool, + - 0 zoom,
- * arrows pan, . and , step the replay, Home and End jump in it, and Space plays or pauses (held
- * down, a left drag pans). Keys typed into a field stay in the field.
+ * arrows pan, . and , step the replay, Home and End jump in it, Space plays or pauses (held
+ * down, a left drag pans), and ? opens the help (Esc closes it). Keys typed into a field stay in
+ * the field; while the help is open only Esc and ? act.
  *
  * @module keys
  */
 
+import { setHelp } from './panels/help.js';
 import { BRUSHES, selectTerrain, setBrush, setTool } from './panels/terrain.js';
 import { fitView, zoomBy } from './panels/viewbar.js';
 import { seekReplay, stepReplay, togglePlay } from './playback.js';
@@ -39,7 +41,17 @@ export function listenToKeys(app, engine, canvas) {
     const typing = textEntry || tag === 'SELECT';
     const mod = e.ctrlKey || e.metaKey;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (mod && key === 'z' && !e.shiftKey) {
+    if (app.helpOpen) {
+      if (key === 'Escape' || key === '?') {
+        e.preventDefault();
+        setHelp(app, false);
+      }
+      return;
+    }
+    if (key === '?' && !textEntry && !mod) {
+      e.preventDefault();
+      setHelp(app, true);
+    } else if (mod && key === 'z' && !e.shiftKey) {
       if (textEntry) return;
       e.preventDefault();
       app.model.undo();
@@ -48,8 +60,9 @@ export function listenToKeys(app, engine, canvas) {
       e.preventDefault();
       app.model.redo();
     } else if (key === 'Enter' && !mod) {
-      // Enter in a number field (weight, budget) searches; in a cost field it applies the cost.
-      if (tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'BUTTON' || (tag === 'INPUT' && type !== 'number' && type !== 'range' && type !== 'checkbox') || e.repeat) return;
+      // Enter in a search number field (weight, budget) searches; in a cost field it applies the cost.
+      const searchField = tag === 'INPUT' && (type === 'range' || type === 'checkbox' || !!t.closest('[data-enter="find"]'));
+      if (tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'BUTTON' || (tag === 'INPUT' && !searchField) || e.repeat) return;
       e.preventDefault();
       findFromUi(app, engine);
     } else if (key === 'Escape') {

@@ -15,11 +15,14 @@ import { followModel } from './edits.js';
 import { Editor } from './editor.js';
 import { Engine } from './engine.js';
 import { builtInMap, loadCoreData } from './io/coredata.js';
-import { loadBenchIndex, openMap, showMap } from './io/maps.js';
+import { autosave, restoreWork } from './io/autosave.js';
+import { loadBenchIndex, showMap } from './io/maps.js';
 import { listenToKeys } from './keys.js';
 import { benchPanel } from './panels/bench.js';
 import { comparePanel } from './panels/compare.js';
+import { helpPanel } from './panels/help.js';
 import { mapPanel } from './panels/map.js';
+import { notesPanel } from './panels/notes.js';
 import { replayPanel } from './panels/replay.js';
 import { searchPanel } from './panels/search.js';
 import { statusPanel } from './panels/status.js';
@@ -29,6 +32,7 @@ import { viewbarPanel } from './panels/viewbar.js';
 import { advanceReplay } from './playback.js';
 import { applyInfo } from './settings.js';
 import { $, messageOf } from './util.js';
+import { cssVariables } from './view/colors.js';
 import { Renderer } from './view/render.js';
 
 const canvas = /** @type {HTMLCanvasElement} */ ($('map'));
@@ -99,7 +103,8 @@ function frame(now) {
   requestAnimationFrame(frame);
 }
 
-followModel(app);
+for (const [name, value] of Object.entries(cssVariables())) document.documentElement.style.setProperty(name, value);
+followModel(app, engine);
 new Editor(canvas, app);
 statusPanel(app, engine);
 searchPanel(app, engine);
@@ -110,14 +115,19 @@ mapPanel(app, engine, canvas);
 benchPanel(app);
 replayPanel(app);
 viewbarPanel(app, canvas);
+notesPanel(app, engine);
+helpPanel(app);
 listenToKeys(app, engine, canvas);
 app.emit('controls', 'maps', 'view', 'hover');
 requestAnimationFrame(frame);
 loadBenchIndex(app);
 
-const mapShown = openMap(app, engine, 'example').catch((e) => {
-  // Still give the user a map to work on.
-  showMap(app, engine, builtInMap(app.core, 'empty'), 'empty');
-  app.setStatus('error', `Error: ${messageOf(e)}`, 0);
-});
+// The last work comes back (or the example); from then on every change is saved.
+const mapShown = restoreWork(app, engine)
+  .catch((e) => {
+    // Still give the user a map to work on.
+    showMap(app, engine, builtInMap(app.core, 'empty'), 'empty');
+    app.setStatus('error', `Error: ${messageOf(e)}`, 0);
+  })
+  .then(() => autosave(app));
 /** @type {any} */ (window).arcstar = labApi({ app, engine, renderer, canvas, drawNow, mapShown });

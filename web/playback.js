@@ -124,11 +124,17 @@ export function endReplay(app) {
   rp.player.seek(rp.player.n);
   if (app.shown) app.shown.explored = rp.player.status;
   app.replay = null;
+  app.noReplay = 'edited';
   app.emit('replay');
 }
 
-/** A new map or search: forget the replay. @param {AppState} app */
-export function dropReplay(app) {
+/**
+ * A new map or search: forget the replay.
+ * @param {AppState} app
+ * @param {import('./app.js').NoReplay} why  what the replay bar says meanwhile
+ */
+export function dropReplay(app, why) {
   app.replay = null;
+  app.noReplay = why;
   app.emit('replay');
 }

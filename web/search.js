@@ -16,7 +16,8 @@ import { COMPARE_COLORS } from './view/colors.js';
 import { dropReplay, startDrive } from './playback.js';
 import { Replay } from './replay.js';
 import { SegmentPath } from './segments.js';
-import { fixed, fmt, messageOf } from './util.js';
+import { fixed, fmt, messageOf, plural } from './util.js';
+import { fallbackOf, resultStatus } from './verdict.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {import('./app.js').LastResult} LastResult */
@@ -25,6 +26,9 @@ import { fixed, fmt, messageOf } from './util.js';
 /** @typedef {import('./engine.js').Engine} Engine */
 /** @typedef {import('./engine.js').SearchResult} SearchResult */
 /** @typedef {[number, number]} Tile */
+
+/** The core records a search's per-tile detail (its replay) up to this many expansions. */
+export const TRACE_LIMIT = 50_000;
 
 /**
  * The settings as they would be sent, and every reason they cannot be.
@@ -120,7 +124,7 @@ async function search(app, engine, start, goal, turningOverride) {
   if (app.searching) engine.cancel();
   app.searching = true;
   app.emit('controls');
-  dropReplay(app);
+  dropReplay(app, 'searching');
   const map = wireMap(app);
   const version = map.version;
   let expanded = 0;
@@ -138,16 +142,18 @@ async function search(app, engine, start, goal, turningOverride) {
       options,
       onProgress: (p) => {
         expanded = p.expanded;
-        if (app.searching) app.setStatus('searching', `Searching… ${fmt(p.expanded)} nodes expanded, ${fmt(p.open)} open (${seconds()} s)`, null);
+        if (app.searching) app.setStatus('searching', `Searching… ${plural(p.expanded, 'node')} expanded, ${fmt(p.open)} open (${seconds()} s)`, null);
       },
     });
   } catch (e) {
+    app.noReplay = e instanceof CancelledError ? 'cancelled' : 'failed';
+    app.emit('replay');
     if (e instanceof CancelledError) {
       app.result = { status: 'cancelled', expanded, start, goal, version };
       // A newer search may already own the status line.
       if (!app.searching || engine.current === null) {
         app.searching = false;
-        app.setStatus('cancelled', `Search cancelled after ${fmt(expanded)} nodes expanded (${seconds()} s).`, 0);
+        app.setStatus('cancelled', `Search cancelled after ${plural(expanded, 'node')} expanded (${seconds()} s).`, 0);
       }
     } else {
       app.searching = false;
@@ -158,9 +164,13 @@ async function search(app, engine, start, goal, turningOverride) {
     throw e;
   }
   app.searching = false;
-  const out = showResult(app, res, { start, goal, version, width: map.width, height: map.height, turning, costs: options.costs });
+  // An edit or an undo while it ran: the answer is for the map before it, and says so.
+  const edited = app.model.version !== version;
+  const out = showResult(app, res, { start, goal, version, width: map.width, height: map.height, turning, costs: options.costs, edited, trace: options.trace });
+  out.fallback = fallbackOf(app, res, options);
   app.unit.width = turning ? (options.width ?? 1) : (options.width ?? null);
-  statusOfResult(app, res, out, options.radius);
+  const said = resultStatus(app, res, out, { radius: options.radius, edited });
+  app.setStatus(said.state, said.text, 1);
   app.emit('controls');
   return out;
 }
@@ -170,7 +180,8 @@ async function search(app, engine, start, goal, turningOverride) {
  * @param {AppState} app
  * @param {SearchResult} res
  * @param {{start: Tile, goal: Tile, version: number, width: number, height: number, turning: string | null,
- *          costs: string}} asked  what was searched
+ *          costs: string, edited: boolean, trace: boolean}} asked  what was searched; edited: the map changed
+ *   while it ran; trace: whether it was recorded
  * @returns {LastResult}
  */
 function showResult(app, res, asked) {
@@ -196,6 +207,7 @@ function showResult(app, res, asked) {
     optimalLength: scenario ? scenario.optimal : null,
     matchesOptimal: null,
     turning,
+    edited: asked.edited,
   };
   /** @type {Planned | null} */
   let planned = null;
@@ -209,6 +221,7 @@ function showResult(app, res, asked) {
     try {
       const route = SegmentPath.fromJson(res.segments);
       planned = { route, limits: out.speedLimits, pivots: route.corners(), blocked: out.blocked };
+      out.pivots = route.corners(1e-3, false).length; // turns on the spot (a gear change is not one)
     } catch (e) {
       console.warn(messageOf(e));
     }
@@ -238,9 +251,12 @@ function showResult(app, res, asked) {
     format: scoreFormat(asked.costs),
   };
   app.unit.placeAt(start);
-  app.replay = player ? { player, driven: false, owed: 0, last: 0 } : null;
-  // A replayed search drives whatever path it drew (a partial one too), as its end is shown.
-  if (path.length && (player || hasPath(res.status))) {
+  // A search of the map before an edit is not replayed on the map after it (the bar says why).
+  app.replay = player && !asked.edited ? { player, driven: false, owed: 0, last: 0 } : null;
+  app.noReplay = asked.edited ? 'edited' : !asked.trace ? 'off' : res.expanded > TRACE_LIMIT ? 'too_large' : 'unrecorded';
+  // A replayed search drives whatever path it drew (a partial one too), as its end is shown;
+  // a path for the map before an edit is not driven.
+  if (path.length && (player || hasPath(res.status)) && !asked.edited) {
     startDrive(app);
     if (app.replay) app.replay.driven = true;
   }
@@ -251,37 +267,6 @@ function showResult(app, res, asked) {
   }
   app.emit('replay', 'bench', 'compare');
   return out;
-}
-
-/**
- * The status line for a finished search.
- * @param {AppState} app
- * @param {SearchResult} res
- * @param {LastResult} out
- * @param {number | undefined} radius  the turning radius planned with
- */
-function statusOfResult(app, res, out, radius) {
-  const stats = `${fmt(res.expanded)} nodes expanded · ${fixed(res.ms)} ms`;
-  const bench = out.optimalLength != null ? app.benchNote.text : '';
-  const path = out.path ?? [];
-  const width = app.unit.width;
-  if (res.status === 'not_legal') {
-    app.setStatus('no_path', `Path found but ${res.message || 'not legal for this unit'} · ${stats}`, 1);
-  } else if (res.status === 'found' && app.shown?.planned) {
-    const limits = out.speedLimits ?? [];
-    const slow = limits.length ? ` · slows down in ${limits.length} stretch${limits.length > 1 ? 'es' : ''}` : '';
-    app.setStatus('found', `Legal path (${out.turning}): length ${fixed(out.segmentsLength ?? res.length, 2)}, ${out.turns} turn${out.turns === 1 ? '' : 's'}${slow} · ${stats}`, 1);
-  } else if (res.status === 'found' && path.length) {
-    const quality = res.optimal === true ? ' (shortest)' : res.optimal === false ? ' (not guaranteed shortest)' : '';
-    const length = bench || `length ${fixed(res.length, 1)}`;
-    app.setStatus('found', `Path found${quality}: ${fmt(path.length)} tiles, ${length}, cost ${fixed(res.cost ?? NaN, 1)} · ${stats}`, 1);
-  } else if (res.status === 'no_path' || res.status === 'unreachable') {
-    const body = width ? ` for a unit ${fixed(width, 2)} tiles wide${out.turning ? ` turning on radius ${radius}` : ''}` : '';
-    app.setStatus('no_path', `No path${body}: the goal cannot be reached from the start · ${stats}${bench ? ` · ${bench}` : ''}`, 1);
-  } else {
-    const why = res.message ? `: ${res.message}` : '';
-    app.setStatus('no_path', `No path (${res.status.replace(/_/g, ' ')})${why} · ${stats}`, 1);
-  }
 }
 
 /** The plans of Pinter's Figure 1 before the chosen legal method. */

@@ -154,18 +154,20 @@ export class SegmentPath {
   }
 
   /**
-   * Distances where the heading jumps between segments (a corner: the unit
-   * must stop and pivot there) by more than `tol` radians.
+   * Distances where the unit must stop: the heading jumps between segments by
+   * more than `tol` radians (it pivots on the spot there), and, with `gears`,
+   * where it changes between forward and reverse.
    * @param {number} [tol=1e-3]
+   * @param {boolean} [gears=true]  count the gear changes too
    * @returns {number[]}
    */
-  corners(tol = 1e-3) {
+  corners(tol = 1e-3, gears = true) {
     const out = [];
     for (let i = 1; i < this.segments.length; i++) {
       const before = segmentPose(this.segments[i - 1], this.segments[i - 1].length).heading;
       let diff = this.segments[i].heading - before;
       diff = Math.atan2(Math.sin(diff), Math.cos(diff));
-      if (Math.abs(diff) > tol || this.segments[i].gear !== this.segments[i - 1].gear) out.push(this.starts[i]);
+      if (Math.abs(diff) > tol || (gears && this.segments[i].gear !== this.segments[i - 1].gear)) out.push(this.starts[i]);
     }
     return out;
   }

@@ -6,7 +6,7 @@
  * @module settings
  */
 
-import { DEFAULT_OPTIONS, readOptions } from './controls.js';
+import { DEFAULT_OPTIONS, LABELS, label, readOptions } from './controls.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {import('./controls.js').SearchOptions} SearchOptions */
@@ -42,6 +42,86 @@ export function setOptions(app, partial) {
   return readOptions(app.search).options;
 }
 
+/** The settings' names as the panel shows them. */
+const SETTING_NAMES = Object.freeze({
+  method: 'method',
+  neighbours: 'moves',
+  diagonal: 'diagonals',
+  costs: 'step costs',
+  heuristic: 'heuristic',
+  weight: 'weight',
+  open_list: 'open list',
+  turn_penalty: 'turn cost',
+  stop: 'stop when',
+  max_expansions: 'budget',
+  trace: 'record',
+});
+
+/**
+ * A setting's value as the panel shows it.
+ * @param {string} k
+ * @param {unknown} v
+ */
+function shown(k, v) {
+  if (k in LABELS) return label(/** @type {keyof typeof LABELS} */ (k), String(v));
+  if (k === 'neighbours') return `${v} neighbours`;
+  return v === '' ? 'none' : String(v);
+}
+
+/**
+ * Set search settings for a map or a preset (Lester's example, a benchmark) so that nothing
+ * changes silently: what changed is put in `app.settingsNote` (the search panel shows it with an
+ * Undo button) and in the map's undo history, one step. Returns the note's text ('' when
+ * nothing changed). Call it after the map is shown: a new map clears the history.
+ * @param {AppState} app
+ * @param {Partial<SearchOptions>} partial
+ * @param {string} source  what changed them, e.g. "Lester's example"
+ */
+export function applyPreset(app, partial, source) {
+  const input = /** @type {Record<string, unknown>} */ (app.search);
+  const before = { ...app.search, unreadable: [...app.search.unreadable] };
+  setOptions(app, partial);
+  const after = { ...app.search, unreadable: [...app.search.unreadable] };
+  const changed = Object.keys(partial).filter((k) => input[k] !== /** @type {Record<string, unknown>} */ (before)[k]);
+  if (!changed.length) {
+    app.settingsNote = null;
+    app.emit('notes');
+    return '';
+  }
+  const list = changed
+    .map((k) => `${SETTING_NAMES[/** @type {keyof typeof SETTING_NAMES} */ (k)] ?? k} ${shown(k, /** @type {Record<string, unknown>} */ (before)[k])} → ${shown(k, input[k])}`)
+    .join(', ');
+  const text = `${source} changed the search settings: ${list}.`;
+  /** @param {typeof before} to @param {import('./app.js').SettingsNote} note */
+  const put = (to, note) => {
+    Object.assign(app.search, { ...to, unreadable: [...to.unreadable] });
+    app.settingsNote = note;
+    app.emit('options', 'notes');
+  };
+  /** @type {import('./state.js').Command} */
+  const step = {
+    label: `the settings of ${source}`,
+    undo: () => put(before, { text: `Your settings are back (before ${source}).`, undo: null, step: null }),
+    redo: () => put(after, { text, undo, step }),
+  };
+  /** Undo the step, while it is the last one (later edits are undone first, with Ctrl+Z). */
+  function undo() {
+    if (lastStep(app) === step) app.model.undo();
+  }
+  app.model.record(step);
+  app.settingsNote = { text, undo, step };
+  app.emit('notes');
+  return text;
+}
+
+/**
+ * The last step in the undo history.
+ * @param {AppState} app
+ */
+export function lastStep(app) {
+  return app.model.undoStack[app.model.undoStack.length - 1] ?? null;
+}
+
 /**
  * The menus offer what the engine lists; a setting whose value is no longer offered falls back
  * to its default, or the first choice.
@@ -59,6 +139,7 @@ export function applyInfo(app, info) {
     open_list: list(info.open_lists),
     stop: list(info.stop),
   };
+  if (info.limits && typeof info.limits === 'object') app.limits = /** @type {Record<string, Record<string, unknown>>} */ (info.limits);
   const input = /** @type {Record<string, unknown>} */ (app.search);
   for (const [name, values] of Object.entries(lists)) {
     app.choices[name] = values;

@@ -133,6 +133,32 @@ class CostCommand {
   }
 }
 
+/** Several terrain costs at once (a map file that brings its own). */
+class CostsCommand {
+  /**
+   * @param {Array<number | null>} from
+   * @param {Array<number | null>} to
+   * @param {string} label
+   */
+  constructor(from, to, label) {
+    this.label = label;
+    this.from = from;
+    this.to = to;
+  }
+
+  /** @param {MapModel} m */
+  undo(m) {
+    m.costs = [...this.from];
+    m._touchCosts();
+  }
+
+  /** @param {MapModel} m */
+  redo(m) {
+    m.costs = [...this.to];
+    m._touchCosts();
+  }
+}
+
 /** A stroke that may both paint tiles and move a marker (kept as one step). */
 class StrokeCommand {
   /** @param {string} label */
@@ -281,6 +307,31 @@ export class MapModel {
     cmd.redo(this);
     this._push(cmd);
     return true;
+  }
+
+  /**
+   * Set every terrain cost at once (one undo step), e.g. from a map file that brings its own.
+   * @param {Array<number | null>} costs  per code, as `costs`
+   * @param {string} label
+   * @returns {boolean} whether any changed
+   */
+  setCosts(costs, label) {
+    if (costs.length !== this.costs.length || costs.every((c, i) => c === this.costs[i])) return false;
+    if (this.stroke) this.endStroke();
+    const cmd = new CostsCommand([...this.costs], [...costs], label);
+    cmd.redo(this);
+    this._push(cmd);
+    return true;
+  }
+
+  /**
+   * Put a change made outside the map in its history, already applied (the search settings a
+   * preset changes), so Undo and Redo take it back and forth with the map's own steps.
+   * @param {Command} change  its undo and redo are called without the model
+   */
+  record(change) {
+    if (this.stroke) this.endStroke();
+    this._push(change);
   }
 
   /**

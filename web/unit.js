@@ -132,6 +132,14 @@ export class Unit {
     this.pose = { x: tile[0] + 0.5, y: tile[1] + 0.5, heading };
   }
 
+  /** Stop where it is, keeping its pose (the map changed under its path). */
+  stop() {
+    this.route = null;
+    this.moving = false;
+    this.currentSpeed = 0;
+    this.pivot = null;
+  }
+
   /**
    * Start driving along a tile path (from its first tile).
    * @param {Array<[number, number]>} tiles

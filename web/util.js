@@ -25,3 +25,12 @@ export function $(id) {
   if (!el) throw new Error(`index.html lacks #${id}`);
   return el;
 }
+
+/**
+ * A count with its noun, singular for exactly 1 ("1 tile", "2 tiles", "1 stretch"): every count
+ * the page writes goes through here.
+ * @param {number} n
+ * @param {string} one  the singular
+ * @param {string} [many]  the plural (default: `one` + "s")
+ */
+export const plural = (n, one, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;

@@ -11,8 +11,8 @@
 
 import { BENCHMARK_OPTIONS, LESTER_OPTIONS } from '../controls.js';
 import { clearScenarios, setScenarios } from '../scenarios.js';
-import { setOptions } from '../settings.js';
-import { fmt, messageOf } from '../util.js';
+import { applyPreset } from '../settings.js';
+import { messageOf, plural } from '../util.js';
 import { builtInMap } from './coredata.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -38,8 +38,22 @@ export function showMap(app, engine, map, key) {
   app.model.load(map);
   app.result = null;
   app.mapKey = key;
-  app.emit('maps', 'compare');
+  app.settingsNote = null;
+  app.emit('maps', 'compare', 'notes');
 }
+
+/**
+ * The status line once a map is shown: the last map's words never stay.
+ * @param {AppState} app
+ * @param {string} text
+ */
+function opened(app, text) {
+  const ready = app.engineState === 'ready';
+  app.setStatus(ready ? 'ready' : 'loading', ready ? `${text} Press Enter or click Find path.` : `${text} The engine is still loading.`, ready ? 1 : null);
+}
+
+/** The menu's words for a built-in map. @param {string} key @param {LabMap} map */
+const builtInName = (key, map) => `${key === 'example' ? 'the example map' : key === 'empty' ? 'the empty map' : key === 'maze' ? 'the serpentine maze' : key} (${map.width} x ${map.height})`;
 
 /**
  * Open an entry of the map menu: a built-in map, or `bench:<name>`.
@@ -54,14 +68,17 @@ export async function openMap(app, engine, which) {
   }
   if (which === 'lester') {
     showMap(app, engine, { ...builtInMap(app.core, which), costs: app.core.terrains.map((t) => t.cost) }, which);
-    setOptions(app, LESTER_OPTIONS);
+    const changed = applyPreset(app, LESTER_OPTIONS, "Lester's example");
     app.setStatus(
       app.engineState === 'ready' ? 'ready' : 'loading',
-      "Lester's example: A*, 10/14 step costs, Manhattan \u00D7 10, no corner cutting. Press Enter, then Home, and step with . (back with ,).",
+      `Lester's example: A*, 10/14 step costs, Manhattan \u00D7 10, no corner cutting. Press Enter, then Home, and step with . (back with ,).${changed ? ` ${changed} Undo (Ctrl+Z) restores yours.` : ''}`,
     );
     return;
   }
-  showMap(app, engine, builtInMap(app.core, which in app.core.maps ? which : 'example'), which in app.core.maps ? which : 'example');
+  const key = which in app.core.maps ? which : 'example';
+  const map = builtInMap(app.core, key);
+  showMap(app, engine, map, key);
+  opened(app, `Opened ${builtInName(key, map)}.`);
 }
 
 /**
@@ -116,22 +133,23 @@ async function openBenchmark(app, engine, name) {
     }
   }
   showMap(app, engine, map, `bench:${name}`);
-  setOptions(app, BENCHMARK_OPTIONS);
+  const changed = applyPreset(app, BENCHMARK_OPTIONS, 'The benchmark metric');
   if (scenarios.length) setScenarios(app, name, scenarios);
-  const opened = `Opened ${name} (${map.width} x ${map.height}, ${fmt(scenarios.length)} scenarios).`;
+  const said = `Opened ${name} (${map.width} x ${map.height}, ${plural(scenarios.length, 'scenario')}).`;
   if (scenError) {
-    app.setStatus('error', `${opened} Error: its scenarios could not be read: ${scenError}`, 0);
+    app.setStatus('error', `${said} Error: its scenarios could not be read: ${scenError}`, 0);
   } else {
     app.setStatus(
       app.engineState === 'ready' ? 'ready' : 'loading',
-      `${opened} Benchmark metric set: 8 neighbours, no corner cutting, 1 / \u221A2 steps, octile heuristic.`,
+      `${said} Benchmark metric: 8 neighbours, no corner cutting, 1 / \u221A2 steps, octile heuristic.${changed ? ` ${changed} Undo (Ctrl+Z) restores yours.` : ''}`,
       1,
     );
   }
 }
 
 /**
- * The page's map from the worker's `load_map` answer.
+ * The page's map from the worker's `load_map` answer. Its own terrain costs (an arcstar JSON
+ * map's) come apart, in `costs`: the caller applies them as an undoable step and says so.
  * @param {AppState} app
  * @param {MapMessage} answer
  * @param {boolean} ownCosts  the file brings its own terrain costs (an arcstar JSON map)
@@ -155,6 +173,21 @@ function mapFromAnswer(app, answer, ownCosts) {
   const start = answer.start ? /** @type {[number, number]} */ ([answer.start[0], answer.start[1]]) : null;
   const goal = answer.goal ? /** @type {[number, number]} */ ([answer.goal[0], answer.goal[1]]) : null;
   return { width, height, cells, start, goal, costs };
+}
+
+/**
+ * A map file's own terrain costs, applied as one undo step; the words saying what changed ('' if nothing).
+ * @param {AppState} app
+ * @param {Array<number | null>} costs
+ * @param {string} name  the file's
+ */
+function costsChanged(app, costs, name) {
+  const m = app.model;
+  const diff = app.core.terrains
+    .filter((t) => costs[t.code] !== m.costs[t.code])
+    .map((t) => `${t.name} ${m.costs[t.code] ?? '\u221E'} \u2192 ${costs[t.code] ?? '\u221E'}`);
+  if (!m.setCosts(costs, `the terrain costs of ${name}`)) return '';
+  return `It set its own terrain costs: ${diff.join(', ')} (Undo, Ctrl+Z, restores yours).`;
 }
 
 /**
@@ -203,11 +236,17 @@ async function openFile(app, engine, file) {
       const scenarios = /** @type {Scenario[]} */ (answer.scenarios || []);
       if (!scenarios.length) throw new Error('it holds no scenarios');
       setScenarios(app, name, scenarios);
-      app.setStatus('ready', `Opened ${name}: ${fmt(scenarios.length)} scenarios for this ${m.width} x ${m.height} map.`, 1);
+      app.setStatus('ready', `Opened ${name}: ${plural(scenarios.length, 'scenario')} for this ${m.width} x ${m.height} map.`, 1);
     } else {
+      const json = name.toLowerCase().endsWith('.json');
+      if (json && !isJsonMap(text)) {
+        throw new Error('it is not an arcstar JSON map: such a file is one JSON object, {"format": "arcstar-map", "width": ..., "height": ..., "rows": [...]}');
+      }
       const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text }), isJsonMap(text));
-      showMap(app, engine, map, '');
-      app.setStatus('ready', `Opened ${name} (${map.width} x ${map.height}).`, 1);
+      const { costs, ...tiles } = map;
+      showMap(app, engine, tiles, '');
+      const said = costs ? costsChanged(app, costs, name) : '';
+      opened(app, `Opened ${name} (${map.width} x ${map.height}).${said ? ` ${said}` : ''}`);
     }
     return true;
   } catch (e) {

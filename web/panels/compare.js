@@ -66,16 +66,6 @@ export function comparePanel(app) {
       legal.textContent = found ? (e.legal ? '\u2713' : '\u2717') : 'no path';
       legal.title = e.message || (e.legal ? 'the body never overlaps a wall' : 'the body overlaps a wall');
     });
-    const next = table.insertRow();
-    next.className = 'disabled';
-    const cell = next.insertCell();
-    cell.colSpan = 4;
-    const lab = document.createElement('label');
-    const off = document.createElement('input');
-    off.type = 'checkbox';
-    off.disabled = true;
-    lab.append(off, ' e. Directional A* (coming)');
-    cell.append(lab);
     legend.append(h, table);
   }
 

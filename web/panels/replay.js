@@ -7,9 +7,22 @@
  */
 
 import { seekReplay, sliderToSpeed, stepReplay, togglePlay } from '../playback.js';
+import { TRACE_LIMIT } from '../search.js';
 import { $, fmt } from '../util.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
+
+/** What the replay bar says when there is nothing to replay, by reason. */
+const NOTHING = Object.freeze({
+  none: 'no search to replay yet: press Enter',
+  searching: 'searching…',
+  edited: 'nothing to replay: the map was edited after the search',
+  off: 'nothing to replay: "Record and draw the search" was off',
+  too_large: `nothing to replay: the search was too large to record (over ${fmt(TRACE_LIMIT)} expansions)`,
+  unrecorded: 'nothing to replay: this search recorded no steps',
+  cancelled: 'nothing to replay: the search was cancelled',
+  failed: 'nothing to replay: the search failed',
+});
 
 /** @param {AppState} app */
 export function replayPanel(app) {
@@ -49,7 +62,8 @@ export function replayPanel(app) {
     const playing = !!r && r.playing;
     buttons.play.classList.toggle('playing', playing);
     buttons.play.setAttribute('aria-label', playing ? 'Pause' : 'Play');
-    position.textContent = r ? `expansion ${fmt(r.k)} of ${fmt(r.n)}${r.atEnd ? ' (end)' : ''}` : 'no search to replay';
+    position.textContent = r ? `expansion ${fmt(r.k)} of ${fmt(r.n)}${r.atEnd ? ' (end)' : ''}` : NOTHING[app.noReplay];
+    position.title = position.textContent;
   }
 
   app.on('replay', show);

@@ -8,8 +8,9 @@
  */
 
 import { label, readOptions } from '../controls.js';
-import { NUMBER_KEYS } from '../settings.js';
+import { NUMBER_KEYS, lastStep } from '../settings.js';
 import { $ } from '../util.js';
+import { methodMisfit } from '../verdict.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
 /** @typedef {import('../engine.js').Engine} Engine */
@@ -39,6 +40,10 @@ export function searchPanel(app, engine) {
     Object.fromEntries(Object.entries(NUMBER_IDS).map(([k, id]) => [k, $(id)]))
   );
   const traceBox = /** @type {HTMLInputElement} */ ($('explored'));
+  const settingsNote = $('settings-note');
+  const settingsText = /** @type {HTMLElement} */ (settingsNote.querySelector('span'));
+  const settingsUndo = $('settings-undo');
+  settingsUndo.addEventListener('click', () => app.settingsNote?.undo?.());
   const note = $('method-note');
   const errorBox = $('options-error');
   const input = /** @type {Record<string, unknown>} */ (app.search);
@@ -95,8 +100,18 @@ export function searchPanel(app, engine) {
   }
 
   function showGuarantee() {
-    note.textContent = app.guarantee?.text ?? '';
-    note.classList.toggle('warn', app.guarantee?.optimal === false);
+    const misfit = methodMisfit(app, readOptions(app.search).options);
+    const instead = misfit ? ` Here it will plan with A* instead: ${misfit}.` : '';
+    note.textContent = (app.guarantee?.text ?? '') + instead;
+    note.classList.toggle('warn', app.guarantee?.optimal === false || !!misfit);
+  }
+
+  /** What a map, a preset or a benchmark changed in the settings, with Undo while it is the last step. */
+  function showSettingsNote() {
+    const n = app.settingsNote;
+    settingsNote.hidden = !n;
+    settingsText.textContent = n ? n.text : '';
+    settingsUndo.hidden = !n || !n.undo || !n.step || lastStep(app) !== n.step;
   }
 
   function show() {
@@ -124,6 +139,10 @@ export function searchPanel(app, engine) {
 
   app.on('choices', showChoices);
   app.on('options', show);
+  app.on('costs', showGuarantee);
+  app.on('notes', showSettingsNote);
+  app.on('controls', showSettingsNote);
   showChoices();
   show();
+  showSettingsNote();
 }

@@ -6,13 +6,20 @@
  * @module panels/unit
  */
 
-import { TURNING_CHOICES, parseUnit } from '../controls.js';
+import { ON_EDIT_CHOICES, TURNING_CHOICES, parseUnit } from '../controls.js';
 import { $ } from '../util.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
 
 /** The unit's fields, by option name. */
-const UNIT_IDS = Object.freeze({ turning: 'turning', radius: 'radius', width: 'unit-width', art: 'art', can_reverse: 'can-reverse' });
+const UNIT_IDS = Object.freeze({
+  turning: 'turning',
+  radius: 'radius',
+  width: 'unit-width',
+  art: 'art',
+  can_reverse: 'can-reverse',
+  on_edit: 'on-edit',
+});
 
 /** @param {AppState} app */
 export function unitPanel(app) {
@@ -26,12 +33,14 @@ export function unitPanel(app) {
   const speedOut = $('speed-out');
   const input = /** @type {Record<string, unknown>} */ (app.unitInput);
 
-  turning.textContent = '';
-  for (const [value, text] of TURNING_CHOICES) {
-    const o = document.createElement('option');
-    o.value = value;
-    o.textContent = text;
-    turning.append(o);
+  for (const [select, choices] of /** @type {const} */ ([[turning, TURNING_CHOICES], [els.on_edit, ON_EDIT_CHOICES]])) {
+    select.textContent = ''; // index.html's placeholder option goes: each choice is listed once
+    for (const [value, text] of choices) {
+      const o = document.createElement('option');
+      o.value = value;
+      o.textContent = text;
+      select.append(o);
+    }
   }
   for (const [k, el] of Object.entries(els)) {
     const typed = () => {
@@ -44,7 +53,7 @@ export function unitPanel(app) {
   speed.addEventListener('input', () => {
     app.driveSpeed = Number(speed.value);
     app.unit.setSpeed(app.driveSpeed, performance.now());
-    showSpeed();
+    app.emit('unit');
   });
 
   function showSpeed() {
@@ -68,7 +77,10 @@ export function unitPanel(app) {
     errorBox.textContent = msgs.join('\n');
   }
 
-  app.on('unit', show);
+  app.on('unit', () => {
+    show();
+    showSpeed();
+  });
   show();
   showSpeed();
 }

@@ -37,6 +37,7 @@ export function viewbarPanel(app, canvas) {
   const gridBox = /** @type {HTMLInputElement} */ ($('grid'));
   const readout = $('hover');
   const helpLine = /** @type {HTMLElement} */ (document.querySelector('.keys'));
+  const legend = $('compare-legend');
   const vp = app.viewport;
 
   /** @param {number} ts */
@@ -44,9 +45,10 @@ export function viewbarPanel(app, canvas) {
   /** @param {number} v */
   const sliderToTs = (v) => vp.minTileSize() * Math.pow(MAX_TILE_PX / vp.minTileSize(), v / 1000);
 
-  /** Size the canvas to the window; a fitted view fits the map again. */
+  /** Size the canvas to the window, leaving room for what is below it; a fitted view fits the map again. */
   function relayout() {
-    vp.resize(canvas, frame, Math.ceil(helpLine.getBoundingClientRect().height) + 16);
+    const below = [helpLine, legend].reduce((h, el) => h + (el.hidden ? 0 : Math.ceil(el.getBoundingClientRect().height) + 8), 0);
+    vp.resize(canvas, frame, below + 16);
     app.emit('view');
   }
 
@@ -82,7 +84,7 @@ export function viewbarPanel(app, canvas) {
   window.addEventListener('resize', relayout);
   // The top bar can change height (a long status line wraps): keep the map inside the window.
   const ro = new ResizeObserver(relayout);
-  for (const el of [document.querySelector('.topbar'), document.querySelector('.toolbar'), helpLine]) if (el) ro.observe(el);
+  for (const el of [document.querySelector('.topbar'), document.querySelector('.toolbar'), helpLine, legend, $('notice')]) if (el) ro.observe(el);
   slider.addEventListener('input', () => {
     vp.zoomTo(sliderToTs(Number(slider.value)));
     app.emit('view');

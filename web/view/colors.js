@@ -1,7 +1,11 @@
 // @ts-check
 /**
- * The lab's colours (keep in step with style.css's legend). Terrain colours are by the core's
- * terrain names, so a terrain table from the core draws without a second list of codes.
+ * The lab's one palette: the canvas draws with it, and style.css's legend and swatches read it
+ * through CSS variables set from `cssVariables()`, so no colour is written twice. Terrain colours
+ * are by the core's terrain names, so a terrain table from the core draws without a second list
+ * of codes. The pairs a person must tell apart (water and the closed list, swamp and the open
+ * list, start and goal, ...) are checked to stay distinct for protanopes and deuteranopes
+ * (tests/js/palette.test.mjs, CIEDE2000 on Machado 2009 simulations).
  *
  * @module view/colors
  */
@@ -15,13 +19,13 @@ export const COLORS = Object.freeze({
     wall: [104, 116, 134],
     road: [150, 128, 96],
     sand: [176, 158, 98],
-    swamp: [62, 88, 52],
+    swamp: [74, 84, 40],
     hills: [122, 78, 58],
-    water: [34, 70, 120],
+    water: [20, 52, 100],
   }),
   unknownTerrain: [200, 60, 200],
-  closed: [64, 120, 230, 125], // closed list (expanded), blue like Lester's figures
-  openList: [70, 200, 110, 150], // open list (frontier), green
+  closed: [90, 150, 255, 150], // closed list (expanded), blue like Lester's figures, lighter than water
+  openList: [90, 220, 120, 150], // open list (frontier), green, brighter than swamp
   closedEdge: '#8fd3ff', // Lester: closed tiles outlined light blue
   openEdge: '#8dff9e', // Lester: open tiles outlined light green
   current: '#ffd166', // the tile expanded last
@@ -31,7 +35,7 @@ export const COLORS = Object.freeze({
   grid: 'rgba(255,255,255,0.07)',
   path: '#ffb347',
   start: '#3ddc84',
-  goal: '#ff5c5c',
+  goal: '#ff4f9a', // rose, not red: tells apart from the green start in red-green colour blindness
   unit: '#f5f7fa',
   unitEdge: '#0f1318',
   hover: 'rgba(255,255,255,0.55)',
@@ -66,4 +70,29 @@ export function terrainCss(name) {
 export function rgba(c) {
   const a = c.length > 3 ? c[3] : 255;
   return ((a << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
+}
+
+/**
+ * A colour as CSS: [r, g, b] or [r, g, b, a] (a 0..255), or CSS text as it is.
+ * @param {readonly number[] | string} c
+ */
+export function css(c) {
+  if (typeof c === 'string') return c;
+  return c.length > 3 ? `rgba(${c[0]}, ${c[1]}, ${c[2]}, ${(c[3] / 255).toFixed(3)})` : `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+}
+
+/**
+ * The palette as CSS custom properties (--c-closed, --c-terrain-water, ...) for style.css.
+ * @returns {Record<string, string>}
+ */
+export function cssVariables() {
+  /** @type {Record<string, string>} */
+  const vars = {};
+  for (const [name, c] of Object.entries(COLORS)) {
+    if (name === 'terrain') continue;
+    vars[`--c-${name.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)}`] = css(/** @type {readonly number[] | string} */ (c));
+  }
+  for (const [name, c] of Object.entries(COLORS.terrain)) vars[`--c-terrain-${name}`] = css(c);
+  for (const [name, c] of Object.entries(COMPARE_COLORS)) vars[`--c-compare-${name}`] = c;
+  return vars;
 }
