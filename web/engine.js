@@ -67,7 +67,8 @@ export const ErrorKind = Object.freeze({
  * @typedef {{type: 'plan', id: Id, map: WireMap, start: End, goal: End, options?: Record<string, unknown>}} PlanMessage
  * @typedef {{type: 'cancel', id: Id}} CancelMessage
  * @typedef {{type: 'info', id: Id}} InfoRequest
- * @typedef {{type: 'load_map', id: Id, text: string}} LoadMapMessage
+ * @typedef {'movingai' | 'json' | 'ascii'} MapFormat
+ * @typedef {{type: 'load_map', id: Id, text: string, format?: MapFormat}} LoadMapMessage
  * @typedef {{type: 'load_scen', id: Id, text: string, width: number, height: number}} LoadScenMessage
  * @typedef {{type: 'describe', id: Id, options?: Record<string, unknown>}} DescribeRequest
  * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest} PageRequest
@@ -86,7 +87,7 @@ export const ErrorKind = Object.freeze({
  *            costs: string[], open_lists: string[], stop: string[], limits: Record<string, Record<string, unknown>>,
  *            terrains: Terrain[]}} InfoMessage
  * @typedef {{type: 'map', id: Id, width: number, height: number, start: Tile | null, goal: Tile | null,
- *            terrains: Terrain[], cells: Uint8Array}} MapMessage
+ *            terrains: Terrain[], format: MapFormat, cells: Uint8Array}} MapMessage
  * @typedef {{id: number, bucket: number, start: Tile, goal: Tile, optimal: number}} ScenarioEntry
  * @typedef {{type: 'scenarios', id: Id, scenarios: ScenarioEntry[]}} ScenariosMessage
  * @typedef {{type: 'describe', id: Id, optimal: boolean, legal: boolean | null, text: string}} DescribeMessage

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import RECORDER, VIEWPORT
 from labkit import (
     EXAMPLE,
     SEARCH_TIMEOUT_MS,
@@ -21,6 +20,8 @@ from labkit import (
     status,
 )
 from playwright.sync_api import Page, expect
+
+from conftest import RECORDER, VIEWPORT
 
 pytestmark = pytest.mark.e2e
 

@@ -277,7 +277,7 @@ def test_opening_files_good_broken_absurd_and_dropped(lab: Page):
         "broken.map": ("type octile\nheight 9\nwidth 3\nmap\n...\n", "truncated"),
         "huge.map": ("type octile\nheight 10000\nwidth 10000\nmap\n", "larger than the limit"),
         "garbage.txt": (b"\x00\xff\xfe\x01PK\x03\x04\n\x00\x00", "character"),
-        "empty.json": ("{}", "arcstar map"),
+        "empty.json": ("{}", "arcstar JSON map"),
     }
     for name, (content, hint) in bad.items():
         picker.set_input_files(files=[file_payload(name, content)])

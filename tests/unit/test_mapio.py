@@ -101,7 +101,7 @@ def test_json_round_trip_keeps_terrain_costs_and_influence():
 
 
 @pytest.mark.parametrize("doc,msg", [
-    ("{", "not valid JSON"), ([], "not an arcstar map"), ({"format": "other"}, "not an arcstar map"),
+    ("{", "not valid JSON"), ([], "not an arcstar JSON map"), ({"format": "other"}, "not an arcstar JSON map"),
     ({"format": "arcstar-map", "width": 2, "height": 1, "rows": ["..", ".."]}, "list of 1 strings"),
     ({"format": "arcstar-map", "width": 2, "height": 1, "rows": ["x."]}, "unknown terrain"),
     ({"format": "arcstar-map", "width": 0, "height": 1, "rows": []}, "positive integer"),

@@ -209,3 +209,17 @@ def test_info_lists_what_a_plan_accepts():
         for open_list in refused:  # and what a method's limits leave out is refused clearly
             out = call(svc, plan_msg("x", 4, 4, [0, 0], [3, 3], method=method, open_list=open_list), grid)
             assert (out["type"], out["field"]) == ("error", "options.open_list"), out
+
+
+def test_load_map_reads_the_format_it_is_told_and_says_which_it_read():
+    svc = Service()
+    ascii_text = "S.\n.G\n"
+    told_json = call(svc, {"type": "load_map", "id": 1, "text": ascii_text, "format": "json"})
+    assert told_json["type"] == "error" and told_json["field"] == "text" and "JSON" in told_json["message"]
+    guessed = call(svc, {"type": "load_map", "id": 2, "text": ascii_text})
+    assert guessed["type"] == "map" and guessed["format"] == "ascii" and guessed["start"] == [0, 0]
+    movingai = call(svc, {"type": "load_map", "id": 3, "text": "type octile\nheight 1\nwidth 2\nmap\n.@\n"})
+    assert movingai["format"] == "movingai" and movingai["width"] == 2
+    for bad in ("png", ["json"], 3, ""):
+        refused = call(svc, {"type": "load_map", "id": 4, "text": ascii_text, "format": bad})
+        assert refused["type"] == "error" and refused["field"] == "format", bad

@@ -118,7 +118,7 @@ async function openBenchmark(app, engine, name) {
   if (!entry) throw new Error(`there is no benchmark map named ${name}`);
   app.setStatus('loading', `Opening the benchmark map ${name}…`, null);
   const mapText = await fetchText(entry.map);
-  const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text: mapText }), false);
+  const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text: mapText, format: 'movingai' }));
   /** @type {Scenario[]} */
   let scenarios = [];
   let scenError = '';
@@ -149,13 +149,14 @@ async function openBenchmark(app, engine, name) {
 
 /**
  * The page's map from the worker's `load_map` answer. Its own terrain costs (an arcstar JSON
- * map's) come apart, in `costs`: the caller applies them as an undoable step and says so.
+ * map brings them: the answer's `format` says so) come apart, in `costs`: the caller applies
+ * them as an undoable step and says so.
  * @param {AppState} app
  * @param {MapMessage} answer
- * @param {boolean} ownCosts  the file brings its own terrain costs (an arcstar JSON map)
  * @returns {LabMap}
  */
-function mapFromAnswer(app, answer, ownCosts) {
+function mapFromAnswer(app, answer) {
+  const ownCosts = answer.format === 'json';
   const { width, height, cells } = answer;
   if (!Number.isInteger(width) || !Number.isInteger(height) || !(cells instanceof Uint8Array) || cells.length !== width * height) {
     throw new Error('the engine read the map but sent back no tiles');
@@ -191,10 +192,17 @@ function costsChanged(app, costs, name) {
 }
 
 /**
- * Whether a file's text is an arcstar JSON map (which brings its own terrain costs).
- * @param {string} text
+ * The map format a file's name promises (the core then reads it as that, and its errors speak of
+ * that format), or undefined to let the core tell by the content.
+ * @param {string} name
+ * @returns {'json' | 'movingai' | undefined}
  */
-const isJsonMap = (text) => text.trimStart().startsWith('{');
+function formatOf(name) {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.json')) return 'json';
+  if (lower.endsWith('.map')) return 'movingai';
+  return undefined;
+}
 
 /**
  * Open files (dropped or chosen): maps first, then scenario files for them; stops at the first
@@ -238,11 +246,8 @@ async function openFile(app, engine, file) {
       setScenarios(app, name, scenarios);
       app.setStatus('ready', `Opened ${name}: ${plural(scenarios.length, 'scenario')} for this ${m.width} x ${m.height} map.`, 1);
     } else {
-      const json = name.toLowerCase().endsWith('.json');
-      if (json && !isJsonMap(text)) {
-        throw new Error('it is not an arcstar JSON map: such a file is one JSON object, {"format": "arcstar-map", "width": ..., "height": ..., "rows": [...]}');
-      }
-      const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text }), isJsonMap(text));
+      const format = formatOf(name);
+      const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text, ...(format ? { format } : {}) }));
       const { costs, ...tiles } = map;
       showMap(app, engine, tiles, '');
       const said = costs ? costsChanged(app, costs, name) : '';
@@ -268,7 +273,7 @@ export async function openRows(app, engine, rows) {
   rows.forEach((r, y) => {
     if (typeof r !== 'string') throw new Error(`Row ${y} is not a string (got ${r === null ? 'null' : typeof r})`);
   });
-  const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text: rows.join('\n') }), false);
+  const map = mapFromAnswer(app, await engine.request({ type: 'load_map', text: rows.join('\n'), format: 'ascii' }));
   showMap(app, engine, map, '');
 }
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..outcomes import BadInput, shown
 from .jsontext import load_json
 from .tilemap import DEFAULT_TERRAINS, GROUND, WALL, Terrain, TileMap, check_cost, check_size
 
@@ -200,7 +201,8 @@ def map_from_json(doc: object) -> TileMap:
     if isinstance(doc, (str, bytes)):
         doc = load_json(doc, "map JSON", MAX_MAP_DEPTH)
     if not isinstance(doc, dict) or doc.get("format") != "arcstar-map":
-        raise ValueError("not an arcstar map: expected an object with format 'arcstar-map'")
+        got = f"format {shown(doc.get('format'), 40)}" if isinstance(doc, dict) else f"a JSON {_JSON_KIND.get(type(doc), type(doc).__name__)}"
+        raise ValueError(f"not an arcstar JSON map: expected a JSON object with format 'arcstar-map', got {got}")
     terrains: Sequence[Terrain] = DEFAULT_TERRAINS
     if "terrains" in doc:
         raw = doc["terrains"]
@@ -256,13 +258,38 @@ def load_map(path: str | Path) -> MapFile:
     return load_text(read_text_file(path))
 
 
-def load_text(text: str) -> MapFile:
-    """Read a map from its text by its content: Moving AI ``.map``, arcstar JSON, or ASCII art."""
-    if not isinstance(text, str):
-        raise ValueError(f"a map must be text, got {type(text).__name__}")
+_JSON_KIND = {list: "array", str: "string", int: "number", float: "number", bool: "boolean", type(None): "null"}
+
+#: The square-map formats ``load_text`` reads: Moving AI ``.map``, arcstar JSON, ASCII art.
+MAP_FORMATS = ("movingai", "json", "ascii")
+
+
+def text_format(text: str) -> str:
+    """The format a map's text is in, told by its content (one of ``MAP_FORMATS``)."""
     head = text.lstrip()[:64].lower()
     if head.startswith("type "):
-        return MapFile(parse_movingai_map(text))
+        return "movingai"
     if head.startswith("{"):
+        return "json"
+    return "ascii"
+
+
+def check_format(format: object) -> str:
+    """``format`` if it names one of ``MAP_FORMATS``, else a ``BadInput`` naming the field."""
+    if not isinstance(format, str) or format not in MAP_FORMATS:
+        raise BadInput(f"format must be one of {', '.join(MAP_FORMATS)}, got {shown(format, 40)}", "format")
+    return format
+
+
+def load_text(text: str, format: str | None = None) -> MapFile:
+    """Read a map from its text: Moving AI ``.map``, arcstar JSON, or ASCII art, as ``format``
+    says (for example from the file's name: a ``.json`` file is read as JSON, and an error
+    speaks of JSON), or by its content when ``format`` is None."""
+    if not isinstance(text, str):
+        raise ValueError(f"a map must be text, got {type(text).__name__}")
+    format = text_format(text) if format is None else check_format(format)
+    if format == "movingai":
+        return MapFile(parse_movingai_map(text))
+    if format == "json":
         return MapFile(map_from_json(text))
     return parse_ascii(text)

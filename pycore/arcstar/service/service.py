@@ -33,7 +33,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..maps.costs import CostProfile
-from ..maps.mapio import load_text, parse_scen
+from ..maps.mapio import check_format, load_text, parse_scen, text_format
 from ..maps.tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
 from ..outcomes import BadInput, field_of, shown
 from ..planner import METHODS, PlanJob, PlanOptions, guarantee
@@ -55,7 +55,7 @@ REQUEST_KEYS: dict[str, tuple[str, ...]] = {
     "step": ("type", "id", "budget_ms"),
     "cancel": ("type", "id"),
     "info": ("type", "id"),
-    "load_map": ("type", "id", "text"),
+    "load_map": ("type", "id", "text", "format"),
     "load_scen": ("type", "id", "text", "width", "height"),
     "describe": ("type", "id", "options"),
 }
@@ -239,8 +239,10 @@ class Service:
                 "text": str(said.text)}
 
     def _load_map(self, msg: dict, cells: object) -> dict:
+        text = check_text(msg.get("text"), "text")
+        fmt = text_format(text) if msg.get("format") is None else check_format(msg["format"])
         try:
-            loaded = load_text(check_text(msg.get("text"), "text"))
+            loaded = load_text(text, fmt)
         except ValueError as e:
             raise within("text", e) from None
         tilemap = loaded.map
@@ -249,7 +251,7 @@ class Service:
         return {"type": "map", "id": msg["id"], "width": tilemap.width, "height": tilemap.height,
                 "start": loaded.start and list(loaded.start), "goal": loaded.goal and list(loaded.goal),
                 "terrains": [terrain_json(t) for t in sorted(tilemap.terrains.values(), key=lambda t: t.code)],
-                "cells": buffer("cells", terrain)}
+                "format": fmt, "cells": buffer("cells", terrain)}
 
     def _load_scen(self, msg: dict, cells: object) -> dict:
         text = check_text(msg.get("text"), "text")
