@@ -27,19 +27,25 @@ import numpy as np
 from ..geometry.primitives import Arc, Path
 from .swept import body_reach, check_width
 
-__all__ = ["swept_cells", "swept_cells_many"]
+__all__ = ["swept_cells", "swept_cells_arrays", "swept_cells_many"]
 
 _TWO_PI = 2.0 * math.pi
 
 
-def _candidates(xs: list[float], ys: list[float], r: float) -> tuple[np.ndarray, np.ndarray]:
-    """Candidate tiles (i, j) whose squares can come within ``r`` of the points' bounding box."""
-    i0 = math.ceil(min(xs) - r) - 1
-    i1 = math.floor(max(xs) + r)
-    j0 = math.ceil(min(ys) - r) - 1
-    j1 = math.floor(max(ys) + r)
-    jj, ii = np.mgrid[j0:j1 + 1, i0:i1 + 1]
-    return ii.ravel(), jj.ravel()
+def _box(xs: list[float], ys: list[float], r: float) -> tuple[int, int, int, int]:
+    """The tiles (i0, i1, j0, j1), inclusive, whose squares can come within ``r`` of the points'
+    bounding box."""
+    return (math.ceil(min(xs) - r) - 1, math.floor(max(xs) + r),
+            math.ceil(min(ys) - r) - 1, math.floor(max(ys) + r))
+
+
+def _candidates(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every tile of every box (rows i0, i1, j0, j1) at once: (box index, i, j) per candidate."""
+    nx = boxes[:, 1] - boxes[:, 0] + 1
+    count = nx * (boxes[:, 3] - boxes[:, 2] + 1)
+    owner = np.repeat(np.arange(len(boxes)), count)
+    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    return owner, boxes[owner, 0] + k % nx[owner], boxes[owner, 2] + k // nx[owner]
 
 
 def _point_box_d2(px: Any, py: Any, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -119,10 +125,12 @@ def _arc_row(seg: Arc) -> tuple[list[float], list[float], list[float]]:
     return row, [q[0] for q in pts[:2]] + [cx - R, cx + R], [q[1] for q in pts[:2]] + [cy - R, cy + R]
 
 
-def swept_cells_many(paths: list[Path], width: Any) -> list[set[tuple[int, int]]]:
-    """``swept_cells`` for many paths at once (one vectorised pass: what a table build wants)."""
+def swept_cells_arrays(paths: list[Path], width: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``swept_cells`` for many paths in one vectorised pass (what a table build wants), as
+    arrays: (path index, i, j) per touched tile; a tile touched by two segments of a path is
+    listed twice."""
     r = body_reach(check_width(width))
-    groups: dict[str, tuple[list, list, list, list]] = {"L": ([], [], [], []), "A": ([], [], [], [])}
+    groups: dict[str, tuple[list, list, list]] = {"L": ([], [], []), "A": ([], [], [])}
     for n, path in enumerate(paths):
         if not isinstance(path, Path):
             raise ValueError(f"path must be a geometry.Path, got {type(path).__name__}")
@@ -137,21 +145,31 @@ def swept_cells_many(paths: list[Path], width: Any) -> list[set[tuple[int, int]]
             else:
                 e = seg.end_pose()
                 row, xs, ys, kind = [seg.x, seg.y, e.x, e.y], [seg.x, e.x], [seg.y, e.y], "L"
-            ii, jj = _candidates(xs, ys, r)
-            rows, ids, cand_i, cand_j = groups[kind]
-            rows.append(np.tile(np.asarray(row, dtype=np.float64), (ii.size, 1)))
-            ids.append(np.full(ii.size, n))
-            cand_i.append(ii)
-            cand_j.append(jj)
-    out: list[set[tuple[int, int]]] = [set() for _ in paths]
+            rows, ids, boxes = groups[kind]
+            rows.append(row)
+            ids.append(n)
+            boxes.append(_box(xs, ys, r))
+    out_n, out_i, out_j = [], [], []
     for kind, test in (("L", _lines_hit), ("A", _arcs_hit)):
-        rows, ids, cand_i, cand_j = groups[kind]
+        rows, ids, boxes = groups[kind]
         if not rows:
             continue
-        i, j = np.concatenate(cand_i), np.concatenate(cand_j)
-        hit = test(np.concatenate(rows), i.astype(np.float64), j.astype(np.float64), r)
-        for n, ci, cj in zip(np.concatenate(ids)[hit].tolist(), i[hit].tolist(), j[hit].tolist()):
-            out[n].add((ci, cj))
+        owner, i, j = _candidates(np.asarray(boxes, dtype=np.int64))
+        hit = test(np.asarray(rows, dtype=np.float64)[owner], i.astype(np.float64), j.astype(np.float64), r)
+        out_n.append(np.asarray(ids, dtype=np.int64)[owner[hit]])
+        out_i.append(i[hit])
+        out_j.append(j[hit])
+    if not out_n:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    return np.concatenate(out_n), np.concatenate(out_i), np.concatenate(out_j)
+
+
+def swept_cells_many(paths: list[Path], width: Any) -> list[set[tuple[int, int]]]:
+    """``swept_cells`` for many paths at once (one vectorised pass)."""
+    out: list[set[tuple[int, int]]] = [set() for _ in paths]
+    for n, ci, cj in zip(*(a.tolist() for a in swept_cells_arrays(paths, width))):
+        out[n].add((ci, cj))
     return out
 
 

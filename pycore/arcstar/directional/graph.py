@@ -1,13 +1,19 @@
 """``DirectionalGraph``: the lattice of (tile, heading) states as a ``search.graph.Graph``.
 
 Node ``tile * 8 + k`` is the unit at the centre of tile ``y * width + x`` facing heading k
-(angle k * pi/4; 0 east, 2 south, y down). One extra node, ``start_node`` (the last id), is the
-unit's exact pose (off-centre, any heading): its moves are computed in full (curve, exact
-swept-disc test, terrain cost) as Pinter says; every other node's children come from the
-``MotionTable``: per offset group one mask test can drop or pass all 8 end headings, else one
-``mask & window`` per child. A move costs its centreline length in each tile times the tile's
-terrain cost (reversed stretches times the reverse penalty), so the whole uniform case is the
-table's precomputed cost times the one terrain cost.
+(angle k * pi/4; 0 east, 2 south, y down). A start pose on the lattice (a tile centre facing one
+of the 8 headings, to 1e-9) is that node; any other start pose is one extra node, ``start_node``
+= the last id: its moves are computed in full (curve, exact swept-disc test, terrain cost) as
+Pinter says. Every other node's children come from the ``MotionTable``: per offset group one
+mask test can drop or pass all 8 end headings, else one ``mask & window`` per child. A move
+costs its centreline length in each tile times the tile's terrain cost (reversed stretches
+times the reverse penalty), so the whole uniform case is the table's precomputed cost times the
+one terrain cost; plus ``turn_penalty`` (cost units, i.e. tiles of the cheapest terrain, per
+radian of heading change along the curve) when one is set: Pinter's "charging turns" for the
+slowing they need ("Speed and Other Movement Restrictions").
+
+``successors`` is the protocol's generic answer (the engine's generic loop, the tests'
+reference); ``directional.search.DirectionalSearch`` reads the same children in bulk.
 """
 
 from __future__ import annotations
@@ -19,13 +25,13 @@ import numpy as np
 
 from ..collision.clearance import passable_for
 from ..collision.swept import path_clear
-from ..geometry.primitives import Line, Path, Pose
+from ..geometry.primitives import Arc, Line, Path, Pose
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput
 from ..search.graph import check_heuristic
 from .heuristic import GoalHeuristic, dubins_lengths, goal_heuristic
-from .lattice import HEADINGS, UnitKind, best_curve, dir_table, heading_angle
-from .tables import MapWindows, MotionTable, centre_cells, table_for, windows_for
+from .lattice import HEADINGS, STEP, UnitKind, best_curve, dir_table, heading_angle
+from .tables import Group, MapWindows, MotionTable, centre_cells, table_for, windows_for
 
 
 class DirectionalGraph:
@@ -36,15 +42,26 @@ class DirectionalGraph:
     default_heuristic = "directional"
 
     def __init__(self, tilemap: TileMap, kind: UnitKind, start: Pose, goal: tuple[int, int],
-                 goal_headings: Iterable[int]) -> None:
+                 goal_headings: Iterable[int], turn_penalty: float = 0.0) -> None:
         self.tilemap, self.kind = tilemap, kind
         self.width, self.height = w, h = tilemap.width, tilemap.height
+        if isinstance(turn_penalty, bool) or not isinstance(turn_penalty, (int, float)) \
+                or not math.isfinite(turn_penalty) or turn_penalty < 0:
+            raise BadInput(f"turn_penalty must be a finite number >= 0, got {turn_penalty!r}", "turn_penalty")
+        self.turn_penalty = float(turn_penalty)
         self.table: MotionTable = table_for(kind)
         self.windows: MapWindows = windows_for(tilemap, self.table.reach)
         self.children = self.table.children(w)
+        uniform = self.windows.uniform
+        #: per start heading, the children with their costs on this map (uniform terrain only)
+        self.bulk: list[tuple[Group, ...]] | None = \
+            None if uniform is None else self.table.bulk(w, uniform, self.turn_penalty)
         self.start_pose = start
-        self.start_node = w * h * HEADINGS
-        self.node_count = self.start_node + 1
+        self.off_lattice = w * h * HEADINGS  # the node of an off-lattice start pose
+        self.start_node = lattice_node(start, w, h)
+        if self.start_node < 0:
+            self.start_node = self.off_lattice
+        self.node_count = self.off_lattice + 1
         self.goal = goal
         self.goal_headings = frozenset(goal_headings)
         if not self.goal_headings:
@@ -58,44 +75,44 @@ class DirectionalGraph:
 
     # -- the protocol --------------------------------------------------------------------------
     def usable(self, node: int) -> bool:
-        if node == self.start_node:
-            return True
-        return 0 <= node < self.start_node and bool(self._fits[node // HEADINGS])
+        if node == self.off_lattice:
+            return node == self.start_node
+        return 0 <= node < self.off_lattice and bool(self._fits[node // HEADINGS])
 
     def place(self, node: int) -> tuple[float, float]:
-        if node == self.start_node:
+        if node == self.off_lattice:
             return self.start_pose.x, self.start_pose.y
         y, x = divmod(node // HEADINGS, self.width)
         return x + 0.5, y + 0.5
 
     def successors(self, node: int) -> list[tuple[int, float]]:
-        if node == self.start_node:
+        if node == self.off_lattice:
             self.start_moves()
             return self._start_list
         tile, h = divmod(node, HEADINGS)
         win = self.windows.window(tile)
-        uniform = self.windows.uniform
         out: list[tuple[int, float]] = []
         add = out.append
-        if uniform is not None:
-            for union, inter, items in self.children[h]:
+        if self.bulk is not None:
+            for _union, inter, _plain, masked in self.bulk[h]:
                 if inter & win:
                     continue
-                if union & win:
-                    for d, cost, mask, _e in items:
-                        if not mask & win:
-                            add((node + d, cost * uniform))
-                else:
-                    for d, cost, _m, _e in items:
-                        add((node + d, cost * uniform))
+                for d, cost, mask in masked:
+                    if not mask & win:
+                        add((node + d, cost))
             return out
         costs = self.windows.costs(tile)
+        penalty = self.turn_penalty
+        entries, offsets = self.table.entries, dir_table(self.kind.neighbourhood.value)
         for group, (_union, inter, items) in enumerate(self.children[h]):
             if inter & win:
                 continue
             for e, (d, _cost, mask, _e) in enumerate(items):
                 if not mask & win:
-                    add((node + d, math.fsum(costs[b] * wt for b, wt in self._weights_of(h, group, e))))
+                    cost = math.fsum(costs[b] * wt for b, wt in self._weights_of(h, group, e))
+                    if penalty:
+                        cost += penalty * entries[(h, *offsets[group], e)].turn
+                    add((node + d, cost))
         return out
 
     def _weights_of(self, h: int, group: int, e: int) -> list[tuple[int, float]]:
@@ -111,12 +128,12 @@ class DirectionalGraph:
         if name == "none":
             return lambda node: 0.0
         gh = self.goal_h()
-        node_h, lazy, start_node = gh.node_h, gh.lazy, self.start_node
+        node_h, lazy, off = gh.node_h, gh.lazy, self.off_lattice
         scale, at = gh.scale, lazy.at
-        start_h = gh.start_h(self._start_tile(), self._start_bound())
+        start_h = gh.start_h(self._start_tile(), self._start_bound()) if self.start_node == off else 0.0
 
         def h_of(node: int) -> float:
-            if node == start_node:
+            if node == off:
                 return start_h * weight
             hv = node_h[node]
             dv = at(node >> 3) * scale
@@ -167,6 +184,8 @@ class DirectionalGraph:
                         continue
                     cost = math.fsum(float(cost_grid[cy, cx]) * wt
                                      for (cx, cy), wt in centre_cells(path, penalty).items())
+                    if self.turn_penalty:
+                        cost += self.turn_penalty * sum(abs(s.sweep) for s in path.segments if isinstance(s, Arc))
                     node = (y * w + x) * HEADINGS + e
                     moves[node] = path
                     self._start_list.append((node, cost))
@@ -175,7 +194,7 @@ class DirectionalGraph:
 
     def move_path(self, a: int, b: int) -> Path:
         """The curve of the move from node a to node b (as the search checked it)."""
-        if a == self.start_node:
+        if a == self.off_lattice:
             return self.start_moves()[b]
         ta, ha = divmod(a, HEADINGS)
         tb, hb = divmod(b, HEADINGS)
@@ -197,3 +216,20 @@ class DirectionalGraph:
             y, x = divmod(n // HEADINGS, self.width)
             out.append((x, y))
         return out
+
+
+def lattice_node(pose: Pose, width: int, height: int) -> int:
+    """The lattice node of a pose at a tile centre facing one of the 8 headings (each to
+    ``LATTICE_TOL``), else -1."""
+    x, y = pose.x - 0.5, pose.y - 0.5
+    tx, ty = round(x), round(y)
+    k = round(pose.heading / STEP)
+    if abs(x - tx) > LATTICE_TOL or abs(y - ty) > LATTICE_TOL or abs(pose.heading - k * STEP) > LATTICE_TOL \
+            or not (0 <= tx < width and 0 <= ty < height):
+        return -1
+    return (ty * width + tx) * HEADINGS + k % HEADINGS
+
+
+#: How close (tiles, radians) a start pose must be to a lattice state to start from it: far
+#: below any tile or heading step, so the table's curve from the state is the curve from the pose.
+LATTICE_TOL = 1e-9

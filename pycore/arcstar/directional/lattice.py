@@ -101,12 +101,15 @@ Seg = tuple
 
 @dataclass(frozen=True)
 class Move:
-    """One lattice move: its segments (relative to the parent's centre), centreline length and
-    cost before terrain (length, reversed stretches times the penalty)."""
+    """One lattice move: its segments (relative to the parent's centre), centreline length,
+    cost before terrain (length, reversed stretches times the penalty) and ``turn``, the heading
+    change it makes in all (radians: the sum of its arcs' absolute sweeps; what a turn penalty
+    charges)."""
 
     segments: tuple[Seg, ...]
     length: float
     cost: float
+    turn: float = 0.0
 
     def path(self, ox: float, oy: float) -> Path:
         """The move as a ``Path`` with the parent's centre at (ox, oy)."""
@@ -125,16 +128,17 @@ class Move:
 def move_of(path: Path, penalty: float, ox: float = 0.0, oy: float = 0.0) -> Move:
     """A curve as a ``Move`` relative to (ox, oy)."""
     segs: list[Seg] = []
-    cost = 0.0
+    cost = turn = 0.0
     for seg in path.segments:
         if seg.length <= 0.0:
             continue
         cost += seg.length * (penalty if seg.gear < 0 else 1.0)
         if isinstance(seg, Arc):
             segs.append(("A", seg.x - ox, seg.y - oy, seg.heading, seg.radius, seg.sweep, seg.gear))
+            turn += abs(seg.sweep)
         else:
             segs.append(("L", seg.x - ox, seg.y - oy, seg.heading, seg.length, seg.gear))
-    return Move(tuple(segs), path.length, cost)
+    return Move(tuple(segs), path.length, cost, turn)
 
 
 def best_curve(p0: Pose, p1: Pose, kind: UnitKind) -> Path:
@@ -170,7 +174,7 @@ def _mirror_diag(x: float, y: float, h: float) -> tuple[tuple[float, float], flo
 
 
 def mapped(move: Move, fx: object) -> Move:
-    return Move(tuple(_seg_map(s, fx) for s in move.segments), move.length, move.cost)
+    return Move(tuple(_seg_map(s, fx) for s in move.segments), move.length, move.cost, move.turn)
 
 
 def rotate_key(h: int, dx: int, dy: int, e: int) -> tuple[int, int, int, int]:

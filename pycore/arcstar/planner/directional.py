@@ -15,10 +15,10 @@ from typing import Any
 
 from ..directional.graph import DirectionalGraph
 from ..directional.lattice import HEADINGS, Neighbourhood, UnitKind, heading_index
+from ..directional.search import DirectionalSearch
 from ..geometry.primitives import Path, Pose
 from ..maps.tilemap import TileMap
 from ..outcomes import Status
-from ..search.engine import AStar
 from ..search.regions import regions
 from .options import PlanOptions
 
@@ -50,8 +50,8 @@ class DirectionalRun:
             return
         s = options.search
         heuristic = "none" if s.heuristic == "none" else "directional"
-        self.search = AStar(self.graph, self.graph.start_node, self.graph.goal_nodes, heuristic=heuristic,
-                            weight=s.weight, stop=s.stop, max_expansions=s.max_expansions)
+        self.search = DirectionalSearch(self.graph, heuristic=heuristic, weight=s.weight, stop=s.stop,
+                                        max_expansions=s.max_expansions)
         self.status, self.expanded, self.ms, self.cost = Status.RUNNING, 0, 0.0, None
 
     @property
