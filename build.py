@@ -516,13 +516,26 @@ def core_data() -> dict:
 
 
 def core_data_python() -> str:
-    """A Python that imports the core: this one when it has numpy, else the test venv's."""
+    """A Python that imports the core: this one when it has numpy, else .venv's (made, and
+    given the pinned numpy of requirements-test.txt, when it lacks it), so `build.py serve`
+    works on a fresh machine."""
     if importlib.util.find_spec("numpy") is not None:
         return sys.executable
-    if venv_python().exists():
-        return str(venv_python())
-    raise BuildError("the lab's core data is made by importing arcstar, which needs numpy: "
-                     "`pip install numpy`, or run `python3 build.py test` once (it makes .venv/)")
+    python = ensure_venv()
+    probe = subprocess.run([str(python), "-c", "import numpy"], capture_output=True)
+    if probe.returncode != 0:
+        say("installing numpy into .venv/ (the build imports the core to write the lab's core data)")
+        run([str(python), "-m", "pip", "install", pinned_requirement("numpy")],
+            what="installing numpy (check access to PyPI)", stream=True, timeout=900)
+    return str(python)
+
+
+def pinned_requirement(name: str) -> str:
+    """The ``name==version`` line of requirements-test.txt."""
+    for line in REQUIREMENTS.read_text().splitlines():
+        if line.split("==")[0].strip() == name:
+            return line.strip()
+    raise BuildError(f"requirements-test.txt pins no {name}")
 
 
 def write_core_data(dest: Path, quiet: bool) -> None:
