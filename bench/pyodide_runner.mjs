@@ -1,4 +1,5 @@
-// Runs bench/search_bench.py inside Pyodide under Node.js and prints its JSON result.
+// Runs a bench measurement module (bench/search_bench.py, or config.module) inside Pyodide under
+// Node.js and prints its JSON result.
 //
 //   node bench/pyodide_runner.mjs CONFIG.json
 //
@@ -6,7 +7,8 @@
 //          "package_cache_dir": folder holding the numpy, packaging and micropip wheels,
 //          "pycore": the repo's pycore/, "bench": the repo's bench/, "data_dir": Moving AI folder,
 //          "wheels": [pure-Python wheels to install with micropip, e.g. pathfinding],
-//          "request": what search_bench.run_request takes (its data_dir is rewritten here)}
+//          "module": the bench module to run (default "search_bench"),
+//          "request": what its run_request takes (its data_dir is rewritten here)}
 //
 // Everything is offline: numpy comes from package_cache_dir, the sources are mounted with
 // NODEFS, the wheels are copied into Pyodide's file system and installed from there.
@@ -46,7 +48,7 @@ for _w in _wheel_paths:
 `);
 
 const request = { ...config.request, data_dir: '/bench/data' };
-const bench = pyodide.pyimport('search_bench');
+const bench = pyodide.pyimport(config.module || 'search_bench');
 const out = bench.run_request_json(JSON.stringify(request));
 log(`pyodide section finished in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 process.stdout.write(`RESULT ${out}\n`);

@@ -154,7 +154,7 @@ def swept_cells_arrays(paths: list[Path], width: Any) -> tuple[np.ndarray, np.nd
         rows, ids, boxes = groups[kind]
         if not rows:
             continue
-        owner, i, j = _candidates(np.asarray(boxes, dtype=np.int64))
+        owner, i, j = _candidates(np.asarray(boxes, dtype=np.intp))  # intp: np.repeat wants it (32 bits in Pyodide)
         hit = test(np.asarray(rows, dtype=np.float64)[owner], i.astype(np.float64), j.astype(np.float64), r)
         out_n.append(np.asarray(ids, dtype=np.int64)[owner[hit]])
         out_i.append(i[hit])

@@ -99,6 +99,11 @@ def curve_table(radius: float, reach: int = TABLE_REACH) -> np.ndarray:
     return table
 
 
+def forget_curve_tables() -> None:
+    """Drop the kept curve tables (the next one is built cold: what a bench measures)."""
+    _CURVES.clear()
+
+
 class LazyDistance:
     """Breadth-first distance (8-connected open tiles, steps of 1) from a goal tile, ring by
     ring on demand: ``at(tile)`` settles rings until that tile is reached or none are left."""

@@ -293,6 +293,12 @@ def table_for(kind: UnitKind) -> MotionTable:
     return table
 
 
+def forget_tables() -> None:
+    """Drop every kept table and curve set (the next build is cold: what a bench measures)."""
+    _TABLES.clear()
+    _CURVES.clear()
+
+
 class MapWindows:
     """Per map version and window reach P: each tile's K x K window of blocked tiles as an
     integer (bit (j * K + i) for the tile at offset (i - P, j - P)), built when first asked."""
