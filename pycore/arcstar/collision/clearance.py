@@ -43,6 +43,17 @@ inside, where the segment's direction is perpendicular to (closest point of S - 
   implied by passability of the ends for widths in (2.83, 3.16): such a unit clips a blocked
   tile two columns over in mid-step although both end discs are clear.
 
+**Regions per width.** ``regions_for(m, w)``: Pinter's region table for a unit of width w, so
+an unreachable goal fails fast for a wide unit too. Sound for any motion of the body (curves
+included): two tiles get different labels only if no continuous motion of the disc (touching
+allowed) takes its centre from one to the other. A moving centre stays where the distance to
+every blocked square is at least w/2 and passes from tile to tile through shared edges or
+corners, so the labels are the 8-connected components of the tiles whose closed square holds
+such a point. That is decided on a grid of sub-cells (each tile cut s x s, s = 2): a sub-cell
+whose centre's clearance (the same exact transform, on the finer grid) is at least
+w - sqrt(2)/s may hold such a point (the distance is 1-Lipschitz), every other cannot. So the
+table can only err toward "same region" (a search then decides), never the other way.
+
 ``move_masks_for(m, w)`` applies that rule to every tile at once (bit k for direction k in
 the order +x, -x, +y, -y, (+1,+1), (+1,-1), (-1,+1), (-1,-1), which is ``grid.GridGraph.moves``'
 order), and ``step_ok_for`` is the exact swept test of one step.
@@ -57,9 +68,10 @@ from typing import Any
 import numpy as np
 
 from ..maps.tilemap import TileMap
+from ..search.regions import label
 from .swept import TOUCH, body_reach, check_width, hit_tables, line_hits
 
-__all__ = ["DEFAULT_CAP", "MOVES", "clearance_map", "move_masks_for", "passable_for", "step_ok_for"]
+__all__ = ["DEFAULT_CAP", "MOVES", "clearance_map", "move_masks_for", "passable_for", "regions_for", "step_ok_for"]
 
 #: Clearance values are capped at this width (tiles) unless asked for more.
 DEFAULT_CAP = 16.0
@@ -138,6 +150,30 @@ def passable_for(tilemap: TileMap, width: Any) -> np.ndarray:
         c = clearance_map(tilemap, max(DEFAULT_CAP, width))
         return _frozen(c > width - 2.0 * TOUCH)
     return tilemap.cached(f"passable:{width!r}", build)
+
+
+#: Sub-cells per tile side for ``regions_for``.
+REGION_SPLIT = 2
+
+
+def regions_for(tilemap: TileMap, width: Any) -> np.ndarray:
+    """Region labels (``[y, x]``, int32; -1 where the body's centre can never be) for a unit of
+    diameter ``width`` moving freely: tiles with different labels are never joined by any
+    motion of the body (see the module notes). Cached per map version and width; read-only."""
+    tilemap = _check_map(tilemap)
+    width = check_width(width)
+
+    def build() -> np.ndarray:
+        s = REGION_SPLIT
+        fine = TileMap.from_blocked(np.kron(tilemap.blocked, np.ones((s, s), dtype=bool)))
+        # clearance in sub-cell units; a sub-cell qualifies at width * s - sqrt(2) (its own units)
+        need = width * s - math.sqrt(2.0) - 2.0 * s * TOUCH
+        room = _clearance(fine.blocked, max(need, 0.0) + 2.0) >= need
+        room &= ~fine.blocked
+        h, w = tilemap.height, tilemap.width
+        tiles = room.reshape(h, s, w, s).any(axis=(1, 3)) & ~tilemap.blocked
+        return _frozen(label(tiles, eight=True)[0])
+    return tilemap.cached(f"regions-for:{width!r}", build)
 
 
 def move_masks_for(tilemap: TileMap, width: Any) -> np.ndarray:

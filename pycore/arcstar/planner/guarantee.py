@@ -39,6 +39,8 @@ def guarantee(options: PlanOptions, graph: Graph | None = None) -> Guarantee:
     if spec.optimality is Optimality.ALWAYS or (spec.optimality is Optimality.ADMISSIBLE and heuristic == "none"):
         text = "Dijkstra: no heuristic (H = 0), so it spreads out evenly; always a least-cost path, but it " \
                "expands the most tiles."
+    elif spec.optimality is Optimality.NONE:
+        text = f"{spec.summary} Fast and legal for the unit, but not least-cost."
     elif spec.optimality is Optimality.BOUNDED:
         text = f"{spec.summary} Paths at most {spec.bound:g} x the least cost."
     elif admissible(1.0):

@@ -22,8 +22,9 @@ from ..search.engine import Trace
 from ..turning.art import to_fixed_angles
 from ..turning.methods import Realized, Work, realize_steps
 from .directional import DirectionalRun
+from .hybrid import HybridRun
 from .options import PlanOptions
-from .registry import Query
+from .registry import Optimality, Query
 from .result import PlanResult
 from .sites import GridSite, HexSite, Site, WaypointSite
 
@@ -104,9 +105,11 @@ class PlanJob:
             if targets or not isinstance(site, GridSite):
                 raise BadInput(f"{options.method} plans on square tile maps to one goal", "method")
             self.heuristic = "directional"
-            self.optimal = options.search.weight <= 1.0 and options.search.stop == "closed"
-            self.search: Any = DirectionalRun(site.tilemap, self.start, self.start_heading, self.goals[0],
-                                         self.goal_heading, options)
+            self.optimal = options.spec.optimality is not Optimality.NONE and options.search.weight <= 1.0 \
+                and options.search.stop == "closed"
+            run = HybridRun if options.method == "hybrid" else DirectionalRun
+            self.search: Any = run(site.tilemap, self.start, self.start_heading, self.goals[0], self.goal_heading,
+                                   options)
             if self.search.status != Status.RUNNING:
                 self._finish_search()
             return
@@ -171,6 +174,8 @@ class PlanJob:
         s = self.search
         status: Status = s.status
         path, length = self.site.found(s)
+        if isinstance(s, HybridRun):  # the hybrid, or the Directional-24 it fell back to
+            self.method, self.note = s.method, s.note
         limit = self.options.search.max_expansions
         message = MESSAGES.get(status)
         if message is None:

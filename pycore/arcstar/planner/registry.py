@@ -30,6 +30,7 @@ class Optimality(StrEnum):
     ALWAYS = "always"           # least cost whatever the heuristic (Dijkstra)
     ADMISSIBLE = "admissible"   # least cost with an admissible heuristic, stop "closed", no turn penalty
     BOUNDED = "bounded"         # within a stated factor of the least cost (hierarchical)
+    NONE = "none"               # no promise about cost: a fast, informal method (the hybrid)
 
 
 @dataclass(frozen=True)
@@ -177,4 +178,10 @@ METHODS: dict[str, MethodSpec] = {spec.name: spec for spec in (
                  default_heuristic="directional", directional=True,
                  note="least cost over the lattice's moves; the start faces its heading (default east)")
       for n, reach in ((8, 1), (24, 2), (48, 3))),
+    MethodSpec("hybrid", "Hybrid", "Pinter's hybrid: 4-neighbour A*, Smoothing48 both ways, Directional-8 between "
+               "the failure points, simple smoothing; Directional-24 when that fails.", _planned_by_job,
+               Optimality.NONE, open_lists=("heap",), turn_penalty=False, neighbours=(4,),
+               default_heuristic="directional", directional=True,
+               note="legal for the unit's width and turning radius; fast, not least-cost; the result's method "
+                    "says whether the hybrid or its Directional-24 fallback made the path"),
 )}
