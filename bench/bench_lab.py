@@ -10,8 +10,11 @@ corner cutting), timed by the engine (search time) and, in the browser, also end
 
 from __future__ import annotations
 
+import io
 import statistics
+import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
@@ -24,6 +27,28 @@ import build  # noqa: E402
 from arcstar import load_map, parse_scen  # noqa: E402
 
 MAP = "Berlin_0_256"
+#: The lab as issue 9 found it (the end of the core-reshape work): its cold load is measured
+#: beside the current one, interleaved, so both see the same machine.
+BASELINE = "0e9c8e1"
+# Runs in the page before its scripts: when each boot stage's first message arrived, for any
+# build (it wraps Worker, so it needs nothing from the lab's own code).
+BOOT_RECORDER = """(() => {
+  const Native = window.Worker;
+  window.__bootStages = [];
+  const seen = new Set();
+  window.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        const m = e.data;
+        if (m && m.type === 'boot' && !seen.has(m.stage)) {
+          seen.add(m.stage);
+          window.__bootStages.push([m.stage, performance.now()]);
+        }
+      });
+    }
+  };
+})();"""
 
 
 def _problem():
@@ -35,7 +60,27 @@ def _problem():
     return tilemap, scen
 
 
-def run(report=None, *, loads: int = 5, queries: int = 5) -> list[dict]:
+def baseline_site(rev: str, say) -> Path:
+    """dist/ of commit ``rev``, built by that commit's own build.py from a ``git archive`` of it
+    (once, into the build cache)."""
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=30).stdout.strip()
+    if not sha:
+        raise RuntimeError(f"baseline {rev} is not a commit in this clone")
+    tree = build.cache_dir() / "bench-old-site" / sha
+    if not (tree / "dist" / "index.html").is_file():
+        say(f"building the lab of {sha[:10]} for the baseline")
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", "--format=tar", sha], cwd=ROOT, capture_output=True,
+                                 timeout=300, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tree, filter="data")
+        subprocess.run([sys.executable, str(tree / "build.py")], cwd=tree, check=True, capture_output=True,
+                       timeout=900)
+    return tree / "dist"
+
+
+def run(report=None, *, loads: int = 5, queries: int = 5, baseline: str | None = BASELINE) -> list[dict]:
     """Rows {name, median_ms, runs, note}; ``report`` (optional) gets a {"name": ...} per step."""
     def say(line: str) -> None:
         if report:
@@ -53,37 +98,49 @@ def run(report=None, *, loads: int = 5, queries: int = 5) -> list[dict]:
 
     site = build.build_site(quiet=True)
     server, url = build.start_server(site)
+    base_dir = baseline_site(baseline, say) if baseline else None
+    base_server, base_url = build.start_server(base_dir) if base_dir else (None, None)
+    sites = [("current", url)] + ([(f"baseline {baseline}", base_url)] if base_url else [])
     rows_text = ["".join("#" if b else "." for b in row) for row in tilemap.blocked]
     try:
         with sync_playwright() as pw:
             exe = build.find_chromium()
             browser = pw.chromium.launch(headless=True, args=list(build.CHROMIUM_ARGS),
                                          **({"executable_path": exe} if exe else {}))
-            boots = []
-            stages: dict[str, list[float]] = {}  # boot stage -> when it began, ms after navigation
-            page = None
+            boots: dict[str, list[float]] = {label: [] for label, _ in sites}
+            # build -> boot stage (or first paint) -> when it began, ms after navigation
+            stages: dict[str, dict[str, list[float]]] = {label: {} for label, _ in sites}
             for k in range(loads):
-                context = browser.new_context()
-                page = context.new_page()
-                t0 = time.perf_counter()
-                page.goto(url)
-                page.wait_for_function("window.arcstar && window.arcstar.ready", timeout=120_000)
-                page.evaluate("() => window.arcstar.ready")
-                boots.append((time.perf_counter() - t0) * 1000)
-                for mark in page.evaluate("window.arcstar.state().worker.bootStages || []"):
-                    stages.setdefault(mark["stage"], []).append(mark["at"])
-                paint = page.evaluate("performance.getEntriesByName('first-contentful-paint').map(e => e.startTime)")
-                stages.setdefault("first paint", []).extend(paint)
-                say(f"lab cold load {k + 1}/{loads}: {boots[-1]:.0f} ms")
-                if k < loads - 1:
+                order = sites if k % 2 == 0 else sites[::-1]  # interleaved: noise hits both alike
+                for label, site_url in order:
+                    context = browser.new_context()
+                    context.add_init_script(BOOT_RECORDER)
+                    page = context.new_page()
+                    t0 = time.perf_counter()
+                    page.goto(site_url)
+                    page.wait_for_function("window.arcstar && window.arcstar.ready", timeout=120_000)
+                    page.evaluate("() => window.arcstar.ready")
+                    boots[label].append((time.perf_counter() - t0) * 1000)
+                    marks = page.evaluate("window.__bootStages")
+                    paint = page.evaluate(
+                        "performance.getEntriesByName('first-contentful-paint').map(e => e.startTime)")
+                    for stage, at in [*marks, *[("first paint", t) for t in paint]]:
+                        stages[label].setdefault(stage, []).append(at)
+                    say(f"lab cold load {k + 1}/{loads}, {label}: {boots[label][-1]:.0f} ms")
                     context.close()
-            rows.append({"name": "lab cold load to ready (headless Chromium, fresh context)",
-                         "median_ms": statistics.median(boots), "runs": loads,
-                         "note": f"min {min(boots):.0f}, max {max(boots):.0f} ms"})
-            for stage, times in sorted(stages.items(), key=lambda kv: statistics.median(kv[1])):
-                rows.append({"name": f"  cold load: '{stage}' {'shown' if stage == 'first paint' else 'stage began'}",
+            for label, _ in sites:
+                times = boots[label]
+                rows.append({"name": f"lab cold load to ready, {label} (headless Chromium, fresh context)",
                              "median_ms": statistics.median(times), "runs": len(times),
-                             "note": "ms after navigation (page clock)"})
+                             "note": f"min {min(times):.0f}, max {max(times):.0f} ms"})
+                for stage, at in sorted(stages[label].items(), key=lambda kv: statistics.median(kv[1])):
+                    what = "shown" if stage == "first paint" else "stage began"
+                    rows.append({"name": f"  {label}: '{stage}' {what}", "median_ms": statistics.median(at),
+                                 "runs": len(at), "note": "ms after navigation (page clock)"})
+            page = browser.new_context().new_page()  # the queries: on the current lab
+            page.goto(url)
+            page.wait_for_function("window.arcstar && window.arcstar.ready", timeout=120_000)
+            page.evaluate("() => window.arcstar.ready")
             page.evaluate("rows => window.arcstar.setMap(rows)", rows_text)
             engine, trip = [], []
             for _ in range(queries):
@@ -98,8 +155,10 @@ def run(report=None, *, loads: int = 5, queries: int = 5) -> list[dict]:
                                  f"{statistics.median(trip):.0f} ms"})
             browser.close()
     finally:
-        server.shutdown()
-        server.server_close()
+        for srv in (server, base_server):
+            if srv is not None:
+                srv.shutdown()
+                srv.server_close()
     return rows
 
 

@@ -77,7 +77,7 @@ export const ErrorKind = Object.freeze({
 /**
  * Worker -> page answers.
  * @typedef {{type: 'boot', stage: 'pyodide' | 'numpy' | 'arcstar' | 'ready' | 'failed', progress: number,
- *            message: string}} BootMessage
+ *            message: string, from_snapshot?: boolean}} BootMessage
  * @typedef {{type: 'started', id: Id}} StartedMessage
  * @typedef {{type: 'progress', id: Id, expanded: number, open: number}} ProgressMessage
  * @typedef {{type: 'result', id: Id, result: SearchResult}} ResultMessage
@@ -119,6 +119,9 @@ export const ErrorKind = Object.freeze({
  * @property {number} [closed_count]
  * @property {number} [open_count]
  * @property {Record<string, Int32Array | Float64Array> | null} [trace]  replay arrays of a small search
+ * @property {Uint8Array | null} [explored_headings]  directional searches (asked of the core, not sent yet): per
+ *   (tile, heading k) at (y * width + x) * 8 + k, 0 unseen, 1 open, 2 closed
+ * @property {unknown} [stages]  the hybrid's stages (asked of the core, not sent yet; view/stages.js reads them)
  */
 
 /**
@@ -310,6 +313,8 @@ export class Engine {
       restarts: 0,
       /** @type {Array<{stage: string, at: number}>} when each boot stage began (ms since the page began loading) */
       bootStages: [],
+      /** whether the worker's Python started from the site's memory snapshot */
+      fromSnapshot: false,
     };
     /** @type {number[]} when workers died (performance.now), the last minute's */
     this.deaths = [];
@@ -436,6 +441,7 @@ export class Engine {
       this.boot = { stage: msg.stage, progress: msg.progress ?? 0, message: msg.message ?? '' };
       if (msg.stage === 'ready') {
         this.isReady = true;
+        this.stats.fromSnapshot = msg.from_snapshot === true;
         this.onBoot(this.boot);
         this._resolveReady(this.boot);
       } else if (msg.stage === 'failed') {

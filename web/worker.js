@@ -98,6 +98,17 @@ async function fetchBytes(url, name) {
   return resp.arrayBuffer();
 }
 
+/**
+ * The snapshot's bytes; rejects (and the boot goes on without it) when it cannot be fetched.
+ * @param {string} url
+ * @returns {Promise<ArrayBuffer>}
+ */
+async function fetchSnapshot(url) {
+  const resp = await fetch(url);
+  if (!resp.ok) throw new Error(`the snapshot could not be fetched (HTTP ${resp.status})`);
+  return resp.arrayBuffer();
+}
+
 async function boot() {
   bootProgress('pyodide', 0.02, 'Reading the site manifest…');
   const manifestUrl = new URL('../manifest.json', import.meta.url);
@@ -122,14 +133,29 @@ async function boot() {
     p += (0.8 - p) * 0.06;
     bootProgress('pyodide', p, 'Loading the Python runtime (Pyodide) and numpy…');
   }, 150);
+  // A memory snapshot of the booted interpreter (made at build time, see build.py) saves about
+  // a second; if it cannot be fetched or used, Python boots the ordinary way.
+  const snapshot = manifest.snapshot ? fetchSnapshot(new URL(manifest.snapshot, manifestUrl).href) : null;
+  let fromSnapshot = false;
   try {
     const mod = await import(new URL('pyodide.mjs', indexURL).href);
-    pyodide = await mod.loadPyodide({
-      indexURL,
-      packages: numpy.length ? numpy : ['numpy'],
-      stdout: (/** @type {string} */ s) => console.log('[python]', s),
-      stderr: (/** @type {string} */ s) => console.warn('[python]', s),
-    });
+    /** @param {Promise<ArrayBuffer> | null} snap */
+    const load = (snap) =>
+      mod.loadPyodide({
+        indexURL,
+        packages: numpy.length ? numpy : ['numpy'],
+        stdout: (/** @type {string} */ s) => console.log('[python]', s),
+        stderr: (/** @type {string} */ s) => console.warn('[python]', s),
+        ...(snap ? { _loadSnapshot: snap } : {}),
+      });
+    try {
+      pyodide = await load(snapshot);
+      fromSnapshot = snapshot !== null;
+    } catch (e) {
+      if (!snapshot) throw e;
+      console.warn('[worker] the Pyodide snapshot could not be used; booting Python without it:', readable(e));
+      pyodide = await load(null);
+    }
   } finally {
     clearInterval(ticker);
   }
@@ -145,7 +171,7 @@ async function boot() {
       '"arcstar %s, Python %d.%d.%d, numpy %s" % (getattr(arcstar, "__version__", "?"), *sys.version_info[:3], numpy.__version__)',
   );
   const seconds = (performance.now() / 1000).toFixed(1);
-  bootProgress('ready', 1, `Engine ready in ${seconds} s (${versions})`);
+  post({ type: 'boot', stage: 'ready', progress: 1, message: `Engine ready in ${seconds} s (${versions})`, from_snapshot: fromSnapshot });
 }
 
 const booted = boot().catch((e) => {

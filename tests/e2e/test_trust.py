@@ -3,11 +3,14 @@ size limit (issue 9's bugs 1 and 2). Each test failed before its fix."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from labkit import SEARCH_TIMEOUT_MS, rows, set_map, state, status
 from playwright.sync_api import Page, expect
+
+import build
 
 pytestmark = pytest.mark.e2e
 
@@ -102,3 +105,45 @@ def test_maps_at_the_size_limit_open_search_replay_and_swap(fresh: Page, tmp_pat
         replay = fresh.evaluate("window.arcstar.replay()")
         assert replay is not None and replay["n"] == result["expanded"], (n, replay)
     assert state(fresh)["worker"]["restarts"] == 0
+
+
+def test_the_engine_starts_from_the_sites_python_snapshot(fresh: Page, site_dir: Path):
+    manifest = json.loads((site_dir / "manifest.json").read_text())
+    if "snapshot" not in manifest:
+        pytest.skip("this build made no Pyodide snapshot (no Node.js at build time)")
+    assert state(fresh)["worker"]["fromSnapshot"] is True
+    set_map(fresh, MAP)
+    assert _find(fresh, [0, 0], [9, 4])["status"] == "found"
+
+
+@pytest.fixture
+def bad_snapshot_url(site_dir: Path, tmp_path: Path):
+    """The site with its Pyodide snapshot replaced by garbage of the same size."""
+    for entry in site_dir.iterdir():
+        if entry.name != "pyodide":
+            (tmp_path / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    (tmp_path / "pyodide").mkdir()
+    for entry in (site_dir / "pyodide").iterdir():
+        if entry.name != "snapshot.bin":
+            (tmp_path / "pyodide" / entry.name).symlink_to(entry)
+    size = (site_dir / "pyodide" / "snapshot.bin").stat().st_size if (site_dir / "pyodide" / "snapshot.bin").exists() \
+        else 1 << 20
+    (tmp_path / "pyodide" / "snapshot.bin").write_bytes(bytes(range(256)) * (size // 256))
+    manifest = json.loads((site_dir / "manifest.json").read_text())
+    manifest["snapshot"] = "pyodide/snapshot.bin"
+    (tmp_path / "manifest.json").unlink()
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    server, url = build.start_server(tmp_path)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_snapshot_that_cannot_be_used_only_costs_time(lab_factory, bad_snapshot_url):
+    context, page = lab_factory(url=bad_snapshot_url)
+    try:
+        assert state(page)["worker"]["fromSnapshot"] is False  # booted the ordinary way
+        set_map(page, MAP)
+        assert _find(page, [0, 0], [9, 4])["status"] == "found"
+    finally:
+        context.close()

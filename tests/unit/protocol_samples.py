@@ -18,6 +18,7 @@ from arcstar.service import Service
 BOOT_SAMPLES = [
     {"type": "boot", "stage": "pyodide", "progress": 0.05, "message": "Loading the Python runtime (Pyodide)…"},
     {"type": "boot", "stage": "failed", "progress": 0, "message": "The engine failed to load: no numpy"},
+    {"type": "boot", "stage": "ready", "progress": 1, "message": "Engine ready in 1.8 s", "from_snapshot": True},
     {"type": "crashed", "message": "the Python runtime failed: RangeError: Maximum call stack size exceeded"},
 ]
 
