@@ -27,17 +27,21 @@ from .search.heuristics import HEURISTICS
 from .turning.methods import TURN_METHODS
 
 
-def _point(text: str) -> tuple[int, int] | tuple[int, int, float]:
-    """X,Y or X,Y,HEADING (integers; the heading in radians, 0 = +x, pi/2 = +y, down)."""
+def _point(text: str) -> tuple[int, int] | tuple[int, int, float] | tuple[int, int, list[float]]:
+    """X,Y or X,Y,HEADING (integers; the heading in radians, 0 = +x, pi/2 = +y, down), or
+    X,Y,H1/H2/... : a goal any of those headings will do (the directional methods)."""
     parts = text.split(",")
     try:
         if len(parts) == 2:
             return int(parts[0]), int(parts[1])
+        if len(parts) == 3 and "/" in parts[2]:
+            return int(parts[0]), int(parts[1]), [float(h) for h in parts[2].split("/")]
         if len(parts) == 3:
             return int(parts[0]), int(parts[1]), float(parts[2])
     except ValueError:
         pass
-    raise BadInput(f"expected X,Y or X,Y,HEADING (integers, heading in radians), got {text!r}", "point")
+    raise BadInput(f"expected X,Y, X,Y,HEADING or X,Y,H1/H2/... (integers, headings in radians), got {text!r}",
+                   "point")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="a search (astar, dijkstra, jps, jpsplus, hpa) or a turning method on A*'s path "
                          "(smooth, ignore, recalculate, tighter, backup)")
     pl.add_argument("--width", type=float, default=None, help="the unit's diameter in tiles")
-    pl.add_argument("--radius", type=float, default=1.0, help="the unit's turning radius in tiles")
+    pl.add_argument("--radius", type=float, default=None, help="the unit's turning radius in tiles (default 1)")
     pl.add_argument("--reverse", action="store_true", help="the unit can back up (Reeds-Shepp curves)")
     pl.add_argument("--art", type=int, choices=(8, 16), default=None, help="fixed-angle art directions")
     pl.add_argument("--heuristic", choices=(*HEURISTICS, "hex"), default=None,
@@ -64,6 +68,10 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--diagonal", choices=DIAGONAL_POLICIES, default="both")
     pl.add_argument("--costs", choices=tuple(COST_MODELS), default="lester")
     pl.add_argument("--max-expansions", type=int, default=None)
+    pl.add_argument("--turn-penalty", type=float, default=None,
+                    help="cost per change of direction (grids); on directional24/48 cost per radian turned")
+    pl.add_argument("--people", action="store_true",
+                    help="directional24/48 for people: a tight radius with a strong turn penalty (Pinter)")
     pl.add_argument("--json", action="store_true", help="print the result as JSON")
     sc = sub.add_parser("scen", help="run every problem of a Moving AI .scen file and compare with its optimum")
     sc.add_argument("mapfile")
@@ -117,10 +125,12 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     if start is None or goal is None:
         raise ValueError("give --from X,Y and --to X,Y (the map has no S/E markers)")
     turning = args.method if args.method in TURN_METHODS else None
+    given = {k: v for k, v in (("radius", args.radius), ("turn_penalty", args.turn_penalty),
+                               ("people", args.people or None)) if v is not None}  # people's presets stay
     result = plan(loaded.map, start, goal, method="astar" if turning else args.method, heuristic=args.heuristic,
                   weight=args.weight, neighbours=args.neighbours, diagonal=args.diagonal, costs=args.costs,
-                  max_expansions=args.max_expansions, width=args.width, turning=turning, radius=args.radius,
-                  can_reverse=args.reverse, art=args.art)
+                  max_expansions=args.max_expansions, width=args.width, turning=turning,
+                  can_reverse=args.reverse, art=args.art, **given)
     if args.json:
         print(json.dumps({"map": {"width": loaded.map.width, "height": loaded.map.height},
                           "start": list(start), "goal": list(goal), **result.to_json()}, allow_nan=False))

@@ -85,9 +85,11 @@ def test_curve_table_is_dubins():
     assert math.isclose(v[0], dubins_length((0, 0, math.pi), (-3, -3, math.pi), 1.5))
 
 
-def _reference(m: TileMap, kind: UnitKind, start: Pose, goal: tuple[int, int], headings: set[int]):
+def _reference(m: TileMap, kind: UnitKind, start: Pose, goal: tuple[int, int], headings: set[int],
+               turn_penalty: float = 0.0):
     """An exhaustive Dijkstra over the same lattice, built independently: every move's curve
-    recomputed, tested with path_clear on the map, costed by its centreline per tile."""
+    recomputed, tested with path_clear on the map, costed by its centreline per tile (plus
+    ``turn_penalty`` per radian its arcs turn)."""
     w, h = m.width, m.height
     offsets = dir_table(kind.neighbourhood.value)
     costs = m.cost_grid
@@ -106,6 +108,7 @@ def _reference(m: TileMap, kind: UnitKind, start: Pose, goal: tuple[int, int], h
                     path = best_curve(p, Pose(x + .5, y + .5, heading_angle(e)), kind)
                     if path_clear(m, path, kind.width):
                         c = sum(costs[cy, cx] * v for (cx, cy), v in centre_cells(path, 1.0).items())
+                        c += turn_penalty * sum(abs(seg.sweep) for seg in path.segments if hasattr(seg, "sweep"))
                         out.append(((x, y, e), c))
             edges[state] = out
         return edges[state]

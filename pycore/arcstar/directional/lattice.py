@@ -68,6 +68,19 @@ def heading_index(angle: object, field: str) -> int:
     return round(float(angle) / STEP) % HEADINGS
 
 
+def heading_set(value: object, field: str) -> frozenset[int]:
+    """The lattice headings a goal accepts: None is any of the 8, one heading (radians) the
+    nearest lattice heading, a list or tuple of headings the nearest of each; ``BadInput``
+    naming ``field`` for an empty list or a heading that is not a finite number."""
+    if value is None:
+        return frozenset(range(HEADINGS))
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise BadInput(f"{field} headings must name at least one heading", field)
+        return frozenset(heading_index(v, field) for v in value)
+    return frozenset((heading_index(value, field),))
+
+
 @dataclass(frozen=True)
 class UnitKind:
     """What a directional table depends on: body ``width`` and turning ``radius`` (tiles), the

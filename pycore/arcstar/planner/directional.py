@@ -1,20 +1,34 @@
 """Directional-8/24/48 as plan() methods: the search object a ``PlanJob`` steps.
 
-``DirectionalRun`` wraps the engine (``search.engine.AStar``) over a ``DirectionalGraph`` and,
-once it ends, reads the node chain back as one path of lines and arcs. The unit is the plan's
-(width, default 1 tile; radius; can_reverse). The start is the start tile's centre facing the
-start heading (default east, 0 rad); the goal is the goal tile, at the goal heading snapped to
-the nearest of the lattice's 8 when one is given, else at any heading. Islands fail fast on the
-region table of open tiles (8-connected: the unit's centre crosses only open tiles, possibly
-through a shared corner), so "unreachable" is never said of a reachable goal.
+``DirectionalRun`` runs ``directional.search.DirectionalSearch`` over a ``DirectionalGraph``
+and, once it ends, reads the node chain back as one path of lines and arcs. The unit is the
+plan's (width, default 1 tile; radius; can_reverse). The start is the start tile's centre facing
+the start heading (default east, 0 rad); the goal is the goal tile at any heading, or at the
+given heading snapped to the nearest of the lattice's 8, or at any of a set of headings (a list,
+each snapped). Islands fail fast on the region table of open tiles (8-connected: the unit's
+centre crosses only open tiles, possibly through a shared corner), so "unreachable" is never
+said of a reachable goal.
+
+**Speed and people** (Pinter, "Speed and Other Movement Restrictions"). The search option
+``turn_penalty`` is, on Directional-24 and -48, a cost per radian of heading change along each
+move's curve, in the map's cost units (a tile of the cheapest terrain costs its length times
+that terrain's cost: on ground, 1 per tile), so a penalty p makes each radian turned cost as much
+as p tiles of straight travel: the time a vehicle loses slowing for its turns, charged during the
+search. Default 0: Pinter's Directional A*, the least length. Directional-8 refuses it (its
+one-tile hops make turns the smoothing pass removes later, so charging them misleads the
+search, as Pinter says). The cost found is then the least *penalised* cost over the lattice (the
+heuristic still never overestimates it). The ``people`` option (``planner.options``) is Pinter's
+second remedy for units that slow down to turn tighter: a tight radius with a strong turn
+penalty (``PEOPLE_RADIUS``, ``PEOPLE_TURN_PENALTY``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..directional.graph import DirectionalGraph
-from ..directional.lattice import HEADINGS, Neighbourhood, UnitKind, heading_index
+from ..directional.lattice import Neighbourhood, UnitKind, heading_set
 from ..directional.search import DirectionalSearch
 from ..geometry.primitives import Path, Pose
 from ..maps.tilemap import TileMap
@@ -31,14 +45,13 @@ class DirectionalRun:
     ``segments`` (the curve), ``path`` (its tiles) and ``length`` (tiles)."""
 
     def __init__(self, tilemap: TileMap, start: tuple[int, int], start_heading: float | None,
-                 goal: tuple[int, int], goal_heading: float | None, options: PlanOptions) -> None:
+                 goal: tuple[int, int], goal_heading: float | Sequence[float] | None, options: PlanOptions) -> None:
         unit = options.unit
         self.kind = UnitKind(1.0 if unit.width is None else unit.width, unit.radius, NEIGHBOURHOODS[options.method],
                              unit.can_reverse)
         heading = 0.0 if start_heading is None else start_heading
-        headings = range(HEADINGS) if goal_heading is None else [heading_index(goal_heading, "goal")]
         self.graph = DirectionalGraph(tilemap, self.kind, Pose(start[0] + 0.5, start[1] + 0.5, heading), goal,
-                                      headings)
+                                      heading_set(goal_heading, "goal"), options.search.turn_penalty)
         self.trace = None
         self.segments: Path | None = None
         self.path: list[tuple[int, int]] | None = None

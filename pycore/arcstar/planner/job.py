@@ -26,7 +26,7 @@ from .hybrid import HybridRun
 from .options import PlanOptions
 from .registry import Optimality, Query
 from .result import PlanResult
-from .sites import GridSite, HexSite, Site, WaypointSite
+from .sites import GridSite, Heading, HexSite, Site, WaypointSite, one_heading
 
 MESSAGES = {Status.FOUND: "", Status.NO_PATH: "no path: the goal cannot be reached from the start",
             Status.UNREACHABLE: "unreachable: the goal is on another island than the start (no search needed)",
@@ -81,7 +81,9 @@ class PlanJob:
         self.site = site = site_for(tilemap, options)
         self.tilemap = tilemap
         self.graph = site.graph
-        start, self.start_heading = site.split(start, "start")
+        start, heading = site.split(start, "start")
+        self.start_heading = one_heading(heading, "start")
+        self.goal_heading: Heading = None
         start_node = site.node(start, "start")
         if targets:
             if isinstance(goal, (str, bytes)) or not hasattr(goal, "__iter__"):
@@ -107,9 +109,12 @@ class PlanJob:
             self.heuristic = "directional"
             self.optimal = options.spec.optimality is not Optimality.NONE and options.search.weight <= 1.0 \
                 and options.search.stop == "closed"
-            run = HybridRun if options.method == "hybrid" else DirectionalRun
-            self.search: Any = run(site.tilemap, self.start, self.start_heading, self.goals[0], self.goal_heading,
-                                   options)
+            if options.method == "hybrid":
+                self.search: Any = HybridRun(site.tilemap, self.start, self.start_heading, self.goals[0],
+                                             one_heading(self.goal_heading, "goal"), options)
+            else:  # the goal may take a set of headings
+                self.search = DirectionalRun(site.tilemap, self.start, self.start_heading, self.goals[0],
+                                             self.goal_heading, options)
             if self.search.status != Status.RUNNING:
                 self._finish_search()
             return
@@ -204,8 +209,8 @@ class PlanJob:
         assert o.unit_width is not None
         tilemap = self.site.tilemap
         self._pending = result
-        self._work = realize_steps(tilemap, tilemap, path, self.start_heading, self.goal_heading, o.unit_width,
-                                   o.unit.radius, turning, o.turning.max_recalcs, o.unit.can_reverse,
+        self._work = realize_steps(tilemap, tilemap, path, self.start_heading, one_heading(self.goal_heading, "goal"),
+                                   o.unit_width, o.unit.radius, turning, o.turning.max_recalcs, o.unit.can_reverse,
                                    replace(o.search, heuristic=self.heuristic), left)  # re-search as searched
         self.stage = Stage.TURNING
 

@@ -27,7 +27,19 @@ COST_FIELDS = ("terrain_costs",)
 _KNOWN: dict[tuple[tuple[str, type, object, float], ...], PlanOptions] = {}
 _KNOWN_KEEP = 64  # option sets remembered (a game uses a handful)
 _PLAIN = (str, int, float, bool, type(None))
-FLAT_FIELDS = ("method", *SEARCH_FIELDS, *UNIT_FIELDS, *TURNING_FIELDS, *COST_FIELDS)
+PRESET_FIELDS = ("people",)
+FLAT_FIELDS = ("method", *SEARCH_FIELDS, *UNIT_FIELDS, *TURNING_FIELDS, *COST_FIELDS, *PRESET_FIELDS)
+#: The people option (Pinter: "set a very tight turning radius and do a Directional search while
+#: penalizing significantly for turns"), for units that slow down to turn tighter instead of
+#: keeping one radius. Radius: half a tile, so a person turns round within its own tile. Turn
+#: penalty: 0.5 cost units (tiles of ground) per radian, about the distance a walker going 1 tile
+#: per second loses while its heading swings at 1 rad/s at half speed (walking turns run at 1-2
+#: rad/s and roughly halve the speed): a right-angle turn costs about 0.8 tiles, so a detour
+#: shorter than that is taken to avoid it, and a tight turn still wins over a long way round.
+#: Given values of radius or turn_penalty win over these.
+PEOPLE_RADIUS = 0.5
+PEOPLE_TURN_PENALTY = 0.5
+PEOPLE_METHODS = ("directional24", "directional48")
 
 
 @dataclass(frozen=True)
@@ -79,6 +91,8 @@ class PlanOptions:
     @classmethod
     def from_dict(cls, raw: Any) -> PlanOptions:
         """Options from the flat JSON-like form; unknown keys are an error, not ignored.
+        ``people: true`` (directional24/48) fills in ``PEOPLE_RADIUS`` and
+        ``PEOPLE_TURN_PENALTY`` where radius and turn_penalty are not given.
 
         Remembered when every value is a plain str, number, bool or None: a game plans with a
         few option sets over and over, and each is then checked once (the options are frozen,
@@ -105,6 +119,14 @@ class PlanOptions:
         if unknown:
             raise BadInput(f"unknown option(s): {', '.join(unknown)} (known: {', '.join(sorted(FLAT_FIELDS))})",
                            f"options.{unknown[0]}")
+        people = raw.get("people", False)
+        if not isinstance(people, bool):
+            raise BadInput(f"people must be true or false, got {people!r}", "people")
+        if people:
+            if raw.get("method") not in PEOPLE_METHODS:
+                raise BadInput(f"people plans with {' or '.join(PEOPLE_METHODS)} (a tight radius with a turn "
+                               f"penalty), not {raw.get('method', 'astar')}", "people")
+            raw = {"radius": PEOPLE_RADIUS, "turn_penalty": PEOPLE_TURN_PENALTY, **raw}
         costs = raw.get("terrain_costs", ())
         if not isinstance(costs, (list, tuple)):
             raise BadInput("terrain_costs must be a list of [code, cost] pairs", "terrain_costs")

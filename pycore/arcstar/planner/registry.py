@@ -174,9 +174,10 @@ METHODS: dict[str, MethodSpec] = {spec.name: spec for spec in (
     *(MethodSpec(f"directional{n}", f"Directional-{n}",
                  f"Pinter's Directional A*: (tile, heading) states, curves to the tiles {reach} away, "
                  "legal for the unit's width and turning radius by construction.", _planned_by_job,
-                 Optimality.ADMISSIBLE, open_lists=("heap",), turn_penalty=False, neighbours=(8,),
+                 Optimality.ADMISSIBLE, open_lists=("heap",), turn_penalty=n != 8, neighbours=(8,),
                  default_heuristic="directional", directional=True,
-                 note="least cost over the lattice's moves; the start faces its heading (default east)")
+                 note="least cost over the lattice's moves; the start faces its heading (default east)"
+                      + ("; turn_penalty: cost per radian turned" if n != 8 else ""))
       for n, reach in ((8, 1), (24, 2), (48, 3))),
     MethodSpec("hybrid", "Hybrid", "Pinter's hybrid: 4-neighbour A*, Smoothing48 both ways, Directional-8 between "
                "the failure points, simple smoothing; Directional-24 when that fails.", _planned_by_job,

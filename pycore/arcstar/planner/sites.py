@@ -17,6 +17,7 @@ import numpy as np
 
 from ..collision.clearance import passable_for
 from ..collision.unit import unit_graph
+from ..directional.hybrid import ASTAR_GRID
 from ..maps.hexmap import HexMap
 from ..maps.tilemap import TileMap
 from ..maps.waypoints import WaypointMap
@@ -43,7 +44,7 @@ class Site(Protocol):
     @property
     def tilemap(self) -> Any: ...
 
-    def split(self, point: object, role: str) -> tuple[object, float | None]: ...
+    def split(self, point: object, role: str) -> tuple[object, Heading]: ...
 
     def node(self, point: Any, role: str) -> int: ...
 
@@ -96,6 +97,37 @@ def check_tile(tilemap: TileMap, point: object, role: str, width: float | None =
     return x, y
 
 
+#: A point's heading: radians, a set of them (a directional goal), or None.
+Heading = float | tuple[float, ...] | None
+
+
+def one_heading(heading: Heading, role: str) -> float | None:
+    """A heading where a set of them has no meaning (a start; the turning stage; the hybrid)."""
+    if isinstance(heading, tuple):
+        raise BadInput(f"{role}: a set of headings is for the methods {', '.join(HEADING_SETS)}", role)
+    return heading
+
+
+#: The methods whose goal may take a set of headings (the lattice arrives at any of them).
+HEADING_SETS = ("directional8", "directional24", "directional48")
+
+
+def split_headings(point: object, role: str) -> tuple[object, Heading]:
+    """``split_heading``, and also [x, y, [heading, ...]]: a goal that takes any of a set of
+    headings (the directional methods). ``BadInput`` naming ``role`` for an empty set or a
+    heading that is not a finite number."""
+    seq: Any = point
+    if type(seq) in (tuple, list) and len(seq) == 3 and isinstance(seq[2], (list, tuple)):
+        headings = seq[2]
+        if not headings:
+            raise BadInput(f"{role} headings must name at least one heading, got {point!r}", role)
+        for h in headings:
+            if isinstance(h, bool) or not isinstance(h, (int, float)) or not math.isfinite(h):
+                raise BadInput(f"{role} headings must be finite numbers of radians, got {h!r}", role)
+        return (seq[0], seq[1]), tuple(float(h) for h in headings)
+    return split_heading(point, role)
+
+
 class GridSite:
     """A square tile map: tiles (x, y), the grid of the unit's width, islands from region labels."""
 
@@ -110,18 +142,22 @@ class GridSite:
         # version, move rule and width (a query's cost profile has a map view of its own)
         sites: dict[tuple[int, str, str, float | None], tuple[GridGraph, array[int] | None]] = \
             view.cached("plan:grid-sites", dict)
-        key = (search.neighbours, search.diagonal, search.costs, width)
+        # the hybrid's site walks the grid of its first step, so the two share one graph per map
+        grid = ASTAR_GRID if options.method == "hybrid" else search.grid
+        key = (grid.neighbours, grid.diagonal, grid.costs, width)
         known = sites.get(key)
         if known is None:
             labels = None
             if width is None:  # (the islands of a width are not kept yet: the search decides)
-                padded = np.pad(regions(view, search.diagonal, search.neighbours), 1, constant_values=-1)
+                padded = np.pad(regions(view, grid.diagonal, grid.neighbours), 1, constant_values=-1)
                 labels = array("i", padded.astype(np.int32).tobytes())
-            known = sites[key] = (unit_graph(view, search.grid, width), labels)
+            known = sites[key] = (unit_graph(view, grid, width), labels)
         self.graph: GridGraph = known[0]
         self._labels = known[1]
 
-    def split(self, point: object, role: str) -> tuple[object, float | None]:
+    def split(self, point: object, role: str) -> tuple[object, Heading]:
+        if role == "goal" and self.options.method in HEADING_SETS:
+            return split_headings(point, role)
         return split_heading(point, role)
 
     def tile(self, point: Any, role: str) -> tuple[int, int]:
