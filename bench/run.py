@@ -36,11 +36,18 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 if str(BENCH.parent) not in sys.path:
     sys.path.insert(0, str(BENCH.parent))  # `bench` as a package, however run.py was started
-from bench import common, sections_directional, sections_engine, sections_modules, sections_search  # noqa: E402
+from bench import (  # noqa: E402
+    common,
+    sections_directional,
+    sections_engine,
+    sections_hybrid,
+    sections_modules,
+    sections_search,
+)
 from bench.common import ROOT, BenchError, Context, SectionResult  # noqa: E402
 
 SECTIONS = {**sections_search.SECTIONS, **sections_engine.SECTIONS, **sections_modules.SECTIONS,
-            **sections_directional.SECTIONS}
+            **sections_directional.SECTIONS, **sections_hybrid.SECTIONS}
 DEFAULT_OUT = BENCH / "results" / "latest.md"
 
 

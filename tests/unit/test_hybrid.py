@@ -1,5 +1,6 @@
 """The hybrid search (Pinter's "Performance and Hybrid Solutions") and its fallbacks ("Path
-Failure and Timeslicing"): his Figures 8, 20 and 21a/21b rebuilt from their captions and text,
+Failure and Timeslicing"): his Figures 8, 20 and 21a/21b rebuilt from their captions and text
+(``arcstar.directional.figures``),
 the 12-tile rule, the region table per width, slicing, cancelling in every step, bad input, and
 random maps. Every returned path is checked with the exact swept-disc test."""
 
@@ -17,6 +18,7 @@ import arcstar
 from arcstar.cli import main
 from arcstar.collision.clearance import regions_for
 from arcstar.collision.swept import path_clear
+from arcstar.directional.figures import FIGURE_8, FIGURE_20, FIGURE_21A, FIGURE_21B, TWO_BENDS
 from arcstar.directional.hybrid import SPAN, HybridSearch, Stage
 from arcstar.directional.lattice import Neighbourhood, UnitKind
 from arcstar.geometry.primitives import Arc
@@ -27,51 +29,6 @@ from arcstar.planner.options import PlanOptions
 from arcstar.turning.methods import realize
 
 NORTH = -math.pi / 2
-
-# Figure 8: the way from the corridor (a) to the goal is a left turn at c, too tight for the
-# unit; the room to the right (b) has no room for a left turn either, so the legal path makes a
-# right-hand loop there and then goes on west.
-FIGURE_8 = """\
-###########
-#####.....#
-#####.....#
-#####.....#
-#####.....#
-#G........#
-#####.#####
-#####.#####
-#####.#####
-#####S#####
-###########
-"""
-
-
-def _chicane_map(width: int, height: int, walls: list[tuple[int, int, int, int]],
-                 open_tiles: list[tuple[int, int]], start: tuple[int, int], goal: tuple[int, int]) -> str:
-    g = [["#"] * width] + [["#"] + ["."] * (width - 2) + ["#"] for _ in range(height - 2)] + [["#"] * width]
-    for x0, x1, y0, y1 in walls:
-        for y in range(y0, y1 + 1):
-            for x in range(x0, x1 + 1):
-                g[y][x] = "#"
-    for x, y in open_tiles:
-        g[y][x] = "."
-    g[start[1]][start[0]], g[goal[1]][goal[0]] = "S", "G"
-    return "\n".join("".join(r) for r in g) + "\n"
-
-
-# Figure 20: a long way from S to G across a thick wall. 4-neighbour A* is misled into an S-bend
-# one tile wide in the wall, which no unit of this turning radius can drive; the legal route is
-# the circuitous one round the wall's end on the right.
-FIGURE_20 = _chicane_map(40, 18, [(1, 31, 8, 10)], [(14, 10), (14, 9), (15, 9), (16, 9), (16, 8)], (2, 15), (20, 2))
-# Figure 21a: the same situation, simpler and shorter; 21b: one blocking tile more, in the bend.
-FIGURE_21A = _chicane_map(24, 13, [(1, 17, 5, 7)], [(10, 7), (10, 6), (11, 6), (12, 6), (12, 5)], (10, 10), (12, 2))
-FIGURE_21B = FIGURE_21A.splitlines()
-FIGURE_21B[6] = FIGURE_21B[6][:11] + "#" + FIGURE_21B[6][12:]
-FIGURE_21B = "\n".join(FIGURE_21B) + "\n"
-# Two such bends far apart: the passes fail more than 12 tiles apart (step 4 fails).
-TWO_BENDS = _chicane_map(44, 16, [(6, 8, 1, 11), (32, 34, 1, 11)],
-                         [(6, 6), (7, 6), (7, 7), (8, 7), (32, 6), (33, 6), (33, 7), (34, 7)], (2, 6), (41, 7))
-
 
 def _job(text: str, radius: float = 1.0, heading: float = NORTH, **kw: object) -> PlanJob:
     f = arcstar.parse_ascii(text)

@@ -41,7 +41,8 @@ from .tables import centre_cells
 
 #: Step 4: the failure points may be at most this many tiles apart in x and in y.
 SPAN = 12
-_FOUR = GridOptions(4, "never", "octile")  # step 1: four neighbours, a step costs 1 x terrain
+#: Step 1's grid: four neighbours, a step costs 1 x terrain.
+ASTAR_GRID = GridOptions(4, "never", "octile")
 
 
 class Stage(StrEnum):
@@ -112,7 +113,7 @@ class HybridSearch(SteppedSearch):
         self._patch: DirectionalGraph | None = None
         self._smooth_at = 0
         self._smoothed: tuple[list[Pose], list[Path], list[tuple[int, int]], int, Path] | None = None
-        graph = unit_graph(tilemap, _FOUR, self.kind.width)
+        graph = unit_graph(tilemap, ASTAR_GRID, self.kind.width)
         self._graph4 = graph
         self.search: AStar | Smoothing48 | None = AStar(graph, graph.node(*start), [graph.node(*goal)],
                                                         heuristic="manhattan", max_expansions=max_expansions)

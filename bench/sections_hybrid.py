@@ -1,0 +1,97 @@
+"""The hybrid sections (issue 10, "Speed"): Pinter's hybrid on his Figures 20, 21a and 21b
+(``arcstar.directional.figures``), against his own times for them: about 200 ms, 85 ms and
+under 6 ms. Goal: below each, in Pyodide.
+
+- ``hybrid_cpython``: ``bench/hybrid_bench.py`` on this CPython.
+- ``hybrid_pyodide``: the same module inside Pyodide under Node.js (``pyodide_runner.mjs``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench import common
+from bench.common import BENCH, ROOT, BenchError, Context, SectionResult, Table, fmt_ms, fmt_num
+from bench.sections_search import core_name, pyodide_package_dir, pyodide_runtime_dir
+
+SLICE = 256  # units per PlanJob.step, as a worker slice
+
+NOTES = [
+    "a unit 1 tile wide, turning radius 1 tile; plan(method='hybrid') as a PlanJob stepped in slices of "
+    f"{SLICE} units; ms: wall time of the whole plan (options, region check, every step, the exact legality check)",
+    "cold: the first query with every hit-check and heuristic table dropped and a fresh map (table builds "
+    "included); warm: the same map again (its windows, regions and the goal's heuristic kept); fresh map: a new "
+    "copy of the map per query (the unit kind's tables kept)",
+    "stages: the hybrid's steps the query ran (Figure 21b's A* is not misled, so no Directional-8 patch); "
+    "Pinter's times are his 2001 machine's, quoted from the article",
+]
+
+
+def make_request(ctx: Context) -> dict:
+    return {"repeats": 5 if ctx.quick else 25, "slice": SLICE}
+
+
+def finish(res: SectionResult, result: dict, runtime: str, judged: bool) -> SectionResult:
+    rows, wrong = [], 0
+    for f in result["figures"]:
+        met = ""
+        if judged:
+            met = "yes" if f["warm"]["median_ms"] < f["pinter_ms"] else "**no**"
+        rows.append([f["figure"], " + ".join(f["stages"]), fmt_ms(f["cold_ms"]), fmt_ms(f["warm"]["median_ms"]),
+                     fmt_ms(f["warm"]["p90_ms"]), fmt_ms(f["fresh"]["median_ms"]), fmt_num(f["warm"]["expanded"]),
+                     f"{f['length']:.1f}", f"< {f['pinter_ms']:g}", met])
+        wrong += len(f["wrong"])
+        res.notes += [f"{runtime}: WRONG: {w}" for w in f["wrong"]]
+    res.tables.append(Table(f"{runtime}: the hybrid on Pinter's figures",
+                            ["figure", "stages", "cold ms", "warm median ms", "warm p90 ms", "fresh-map median ms",
+                             "expanded", "length", "Pinter ms", "met?"], rows))
+    rt = result["runtime"]
+    res.notes = [f"runtime: Python {rt.get('python')}" + (f", Pyodide {rt['pyodide']}" if rt.get("pyodide") else "")
+                 + f", numpy {rt.get('numpy')}, arcstar {rt.get('arcstar')} ({core_name()})"] + NOTES + res.notes
+    if not judged:
+        res.notes.append("the goal is judged in Pyodide (section hybrid_pyodide)")
+    res.data, res.wrong_answers = result, wrong
+    return res
+
+
+def hybrid_cpython(ctx: Context) -> SectionResult:
+    """The hybrid on Figures 20, 21a and 21b on this CPython."""
+    from bench import hybrid_bench
+
+    res = SectionResult("hybrid_cpython", "The hybrid on CPython: Pinter's Figures 20, 21a, 21b")
+    return finish(res, hybrid_bench.run_request(make_request(ctx), ctx.log), f"CPython {sys.version.split()[0]}",
+                  judged=False)
+
+
+def hybrid_pyodide(ctx: Context) -> SectionResult:
+    """The same inside Pyodide under Node.js (the goal is judged here)."""
+    res = SectionResult("hybrid_pyodide", "The hybrid in Pyodide (Node.js): Pinter's Figures 20, 21a, 21b")
+    node = shutil.which("node")
+    if node is None:
+        raise BenchError("node is not on PATH")
+    with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:
+        config = {"pyodide_dir": str(pyodide_runtime_dir(ctx)), "package_cache_dir": str(pyodide_package_dir(ctx)),
+                  "pycore": str(common.PYCORE), "bench": str(BENCH), "data_dir": tmp, "wheels": [],
+                  "module": "hybrid_bench", "request": make_request(ctx)}
+        cfg = Path(tmp) / "config.json"
+        cfg.write_text(json.dumps(config))
+        proc = subprocess.run([node, str(BENCH / "pyodide_runner.mjs"), str(cfg)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=1800)
+    for line in proc.stderr.splitlines():
+        ctx.log(f"pyodide: {line}")
+    result_line = next((ln for ln in reversed(proc.stdout.splitlines()) if ln.startswith("RESULT ")), None)
+    if proc.returncode != 0 or result_line is None:
+        raise BenchError(f"the Pyodide run failed (exit {proc.returncode}):\n" + proc.stderr[-1500:])
+    result = json.loads(result_line[len("RESULT "):])
+    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    rt = result["runtime"]
+    return finish(res, result, f"Pyodide {rt.get('pyodide')} (Python {rt.get('python')}) under Node.js {version}",
+                  judged=True)
+
+
+SECTIONS = {"hybrid_cpython": hybrid_cpython, "hybrid_pyodide": hybrid_pyodide}
