@@ -76,10 +76,29 @@ function yieldToEventLoop() {
 
 // ---------------------------------------------------------------- boot
 
-/** @type {any} */
-let pyodide = null;
-/** @type {any} the Python Service instance */
-let service = null;
+/**
+ * @typedef {Object} Job  the running search
+ * @property {any} id
+ * @property {boolean} cancelled
+ */
+
+/**
+ * Everything the worker holds that changes, in one place (the worker's own app state): the
+ * runtime, the service, the last map the page sent (the service may have to be given it again),
+ * and the running search. None of it is the user's: the page can always send it again.
+ */
+const worker = {
+  /** @type {any} */
+  pyodide: null,
+  /** @type {any} the Python Service instance */
+  service: null,
+  /** @type {{version: any, width: number, height: number, cells: Uint8Array} | null} */
+  mapCache: null,
+  /** @type {any} the map version the service was last given cells of */
+  serviceVersion: null,
+  /** @type {Job | null} */
+  job: null,
+};
 
 /**
  * The bytes at a URL, or an error naming the file.
@@ -149,24 +168,24 @@ async function boot() {
         ...(snap ? { _loadSnapshot: snap } : {}),
       });
     try {
-      pyodide = await load(snapshot);
+      worker.pyodide = await load(snapshot);
       fromSnapshot = snapshot !== null;
     } catch (e) {
       if (!snapshot) throw e;
       console.warn('[worker] the Pyodide snapshot could not be used; booting Python without it:', readable(e));
-      pyodide = await load(null);
+      worker.pyodide = await load(null);
     }
   } finally {
     clearInterval(ticker);
   }
 
   bootProgress('arcstar', 0.86, 'Loading arcstar…');
-  const sitePackages = pyodide.runPython('import sysconfig; sysconfig.get_paths()["purelib"]');
-  pyodide.unpackArchive(await wheel, 'wheel', { extractDir: sitePackages });
-  const mod = pyodide.pyimport('arcstar.service');
-  service = mod.Service();
+  const sitePackages = worker.pyodide.runPython('import sysconfig; sysconfig.get_paths()["purelib"]');
+  worker.pyodide.unpackArchive(await wheel, 'wheel', { extractDir: sitePackages });
+  const mod = worker.pyodide.pyimport('arcstar.service');
+  worker.service = mod.Service();
   mod.destroy?.();
-  const versions = pyodide.runPython(
+  const versions = worker.pyodide.runPython(
     'import sys, numpy, arcstar\n' +
       '"arcstar %s, Python %d.%d.%d, numpy %s" % (getattr(arcstar, "__version__", "?"), *sys.version_info[:3], numpy.__version__)',
   );
@@ -280,8 +299,8 @@ function call(message, cells = null) {
     return errorAnswer(id, INTERNAL, '', readable(e));
   }
   try {
-    if (cells) pyCells = pyodide.toPy(cells);
-    const out = service.handle(json, pyCells);
+    if (cells) pyCells = worker.pyodide.toPy(cells);
+    const out = worker.service.handle(json, pyCells);
     const resp = JSON.parse(String(out));
     if (!resp || typeof resp !== 'object') return errorAnswer(id, INTERNAL, '', 'The service gave an empty answer');
     return resp;
@@ -353,7 +372,7 @@ function toJson(message) {
  * @returns {Uint8Array | null}
  */
 function takeBuffer(name) {
-  const buf = service.take_buffer(name);
+  const buf = worker.service.take_buffer(name);
   if (!buf) return null;
   try {
     return buf.toJs();
@@ -401,31 +420,18 @@ function attachBuffers(value, transfer, depth = 0) {
 
 // ---------------------------------------------------------------- searches
 
-/** @type {{version: any, width: number, height: number, cells: Uint8Array} | null} */
-let mapCache = null;
-/** @type {any} the map version the service was last given cells of */
-let serviceVersion = null;
-
-/**
- * @typedef {Object} Job
- * @property {any} id
- * @property {boolean} cancelled
- */
-
-/** @type {Job | null} */
-let job = null;
 
 /** @param {Job} j */
 function cancelJob(j) {
   j.cancelled = true;
-  if (job === j) job = null;
+  if (worker.job === j) worker.job = null;
   call({ type: 'cancel', id: j.id });
   post({ type: 'cancelled', id: j.id });
 }
 
 /** @param {any} msg */
 function startPlan(msg) {
-  if (job) cancelJob(job);
+  if (worker.job) cancelJob(worker.job);
   const id = normId(msg.id);
   if (id === null) throw new BadRequest('A plan message needs an "id" (a number or a string)', 'id');
   const map = msg.map;
@@ -448,19 +454,19 @@ function startPlan(msg) {
         'map.cells',
       );
     }
-    mapCache = { version: map.version, width: map.width, height: map.height, cells };
+    worker.mapCache = { version: map.version, width: map.width, height: map.height, cells };
   }
-  if (serviceVersion !== map.version || cells) {
-    if (mapCache && mapCache.version === map.version) send = mapCache.cells;
+  if (worker.serviceVersion !== map.version || cells) {
+    if (worker.mapCache && worker.mapCache.version === map.version) send = worker.mapCache.cells;
   }
   const resp = call({ ...msg, map: mapInfo }, send);
   if (resp.type !== 'started') {
-    serviceVersion = null;
+    worker.serviceVersion = null;
     return postServiceError(id, resp, 'plan');
   }
-  serviceVersion = map.version;
+  worker.serviceVersion = map.version;
   const j = { id, cancelled: false };
-  job = j;
+  worker.job = j;
   post({ type: 'started', id });
   runJob(j);
 }
@@ -478,7 +484,7 @@ async function runJob(j) {
         post({ type: 'progress', id: j.id, expanded: resp.expanded, open: resp.open });
       }
     } else if (resp.type === 'result') {
-      if (job === j) job = null;
+      if (worker.job === j) worker.job = null;
       /** @type {ArrayBuffer[]} */
       const transfer = [];
       const r = attachBuffers(resp.result || {}, transfer);
@@ -486,8 +492,8 @@ async function runJob(j) {
       post({ type: 'result', id: j.id, result: { ...r, explored: r.explored || null, trace } }, transfer);
       return;
     } else {
-      if (job === j) job = null;
-      serviceVersion = null;
+      if (worker.job === j) worker.job = null;
+      worker.serviceVersion = null;
       postServiceError(j.id, resp, 'step');
       return;
     }
@@ -522,7 +528,7 @@ function requestMessage(msg) {
 /** @param {any} msg */
 function cancelMessage(msg) {
   const id = normId(msg.id);
-  if (job && (job.id === id || id === null)) cancelJob(job);
+  if (worker.job && (worker.job.id === id || id === null)) cancelJob(worker.job);
   else post({ type: 'cancelled', id });
 }
 

@@ -1,0 +1,181 @@
+// @ts-check
+/**
+ * The worker protocol as the page speaks it: the typedefs of every message (they follow
+ * pycore/arcstar/service/protocol.schema.json, the one definition; tests/js validates what the
+ * builders here produce against it), the Status and ErrorKind values code reads, and pure
+ * builders of the page's requests. engine.js re-exports all of it.
+ *
+ * @module protocol
+ */
+
+// ---------------------------------------------------------------- protocol types
+
+/**
+ * How a plan ended (arcstar.outcomes.Status; a result is never 'running').
+ * @typedef {'found' | 'no_path' | 'unreachable' | 'budget_exhausted' | 'cancelled' | 'not_legal'} Status
+ */
+/** The Status values, by name. */
+export const Status = Object.freeze({
+  FOUND: /** @type {Status} */ ('found'),
+  NO_PATH: /** @type {Status} */ ('no_path'),
+  UNREACHABLE: /** @type {Status} */ ('unreachable'),
+  BUDGET_EXHAUSTED: /** @type {Status} */ ('budget_exhausted'),
+  CANCELLED: /** @type {Status} */ ('cancelled'),
+  NOT_LEGAL: /** @type {Status} */ ('not_legal'),
+});
+
+/**
+ * Whose fault an error is (arcstar.outcomes.ErrorKind).
+ * @typedef {'bad_input' | 'internal'} ErrorKind
+ */
+/** The ErrorKind values, by name. */
+export const ErrorKind = Object.freeze({
+  BAD_INPUT: /** @type {ErrorKind} */ ('bad_input'),
+  INTERNAL: /** @type {ErrorKind} */ ('internal'),
+});
+
+/** @typedef {string | number} Id  a string (<= 256 chars) or a JavaScript-safe integer */
+/** @typedef {[number, number]} Tile  [x, y]: x grows right, y grows down */
+/** @typedef {[number, number] | [number, number, number]} End  a tile, or [x, y, heading in radians] */
+/** @typedef {[number, number | null]} TerrainCost  [code, cost]; null is impassable */
+/** @typedef {{code: number, name: string, char: string, cost: number | null}} Terrain */
+
+/**
+ * Page -> worker requests.
+ * @typedef {{width: number, height: number, version: number | string, cells?: Uint8Array,
+ *            terrain_costs?: TerrainCost[]}} WireMap
+ * @typedef {{type: 'plan', id: Id, map: WireMap, start: End, goal: End, options?: Record<string, unknown>}} PlanMessage
+ * @typedef {{type: 'cancel', id: Id}} CancelMessage
+ * @typedef {{type: 'info', id: Id}} InfoRequest
+ * @typedef {'movingai' | 'json' | 'ascii'} MapFormat
+ * @typedef {{type: 'load_map', id: Id, text: string, format?: MapFormat}} LoadMapMessage
+ * @typedef {{type: 'load_scen', id: Id, text: string, width: number, height: number}} LoadScenMessage
+ * @typedef {{type: 'describe', id: Id, options?: Record<string, unknown>}} DescribeRequest
+ * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest} PageRequest
+ */
+
+/**
+ * Worker -> page answers.
+ * @typedef {{type: 'boot', stage: 'pyodide' | 'numpy' | 'arcstar' | 'ready' | 'failed', progress: number,
+ *            message: string, from_snapshot?: boolean}} BootMessage
+ * @typedef {{type: 'started', id: Id}} StartedMessage
+ * @typedef {{type: 'progress', id: Id, expanded: number, open: number}} ProgressMessage
+ * @typedef {{type: 'result', id: Id, result: SearchResult}} ResultMessage
+ * @typedef {{type: 'error', id: Id | null, kind: ErrorKind, field: string, message: string}} ErrorMessage
+ * @typedef {{type: 'cancelled', id: Id | null}} CancelledMessage
+ * @typedef {{type: 'info', id: Id, version: string, methods: string[], heuristics: string[], diagonal: string[],
+ *            costs: string[], open_lists: string[], stop: string[], limits: Record<string, Record<string, unknown>>,
+ *            terrains: Terrain[]}} InfoMessage
+ * @typedef {{type: 'map', id: Id, width: number, height: number, start: Tile | null, goal: Tile | null,
+ *            terrains: Terrain[], format: MapFormat, cells: Uint8Array}} MapMessage
+ * @typedef {{id: number, bucket: number, start: Tile, goal: Tile, optimal: number}} ScenarioEntry
+ * @typedef {{type: 'scenarios', id: Id, scenarios: ScenarioEntry[]}} ScenariosMessage
+ * @typedef {{type: 'describe', id: Id, optimal: boolean, legal: boolean | null, text: string}} DescribeMessage
+ * @typedef {{type: 'crashed', message: string}} CrashedMessage  the worker's runtime broke; it closes itself
+ * @typedef {BootMessage | StartedMessage | ProgressMessage | ResultMessage | ErrorMessage | CancelledMessage
+ *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage | CrashedMessage} WorkerAnswer
+ */
+
+/**
+ * A finished plan (the schema's plan_result, with its binary parts as typed arrays).
+ * @typedef {Object} SearchResult
+ * @property {Status} status
+ * @property {Tile[]} path   tiles, start to goal
+ * @property {number | null} cost
+ * @property {number} length
+ * @property {number} expanded
+ * @property {number} ms
+ * @property {boolean} optimal
+ * @property {string} message  for people only
+ * @property {string} [method]
+ * @property {Array<Record<string, unknown>>} [segments]  lines and arcs of a turned path
+ * @property {number} [segments_length]
+ * @property {boolean | null} [legal]
+ * @property {number} [turns]
+ * @property {Array<[number, number]>} [waypoints]
+ * @property {Array<[number, number, number]>} [speed_limits]
+ * @property {Array<[number, number]>} [blocked]
+ * @property {Uint8Array | null} [explored]  one byte per tile: 0 unseen, 1 open, 2 closed
+ * @property {number} [closed_count]
+ * @property {number} [open_count]
+ * @property {Record<string, Int32Array | Float64Array> | null} [trace]  replay arrays of a small search
+ * @property {Uint8Array | null} [explored_headings]  directional searches (asked of the core, not sent yet): per
+ *   (tile, heading k) at (y * width + x) * 8 + k, 0 unseen, 1 open, 2 closed
+ * @property {unknown} [stages]  the hybrid's stages (asked of the core, not sent yet; view/stages.js reads them)
+ */
+
+/**
+ * @typedef {Object} PlanRequest
+ * @property {{width: number, height: number, version: number, cells: Uint8Array,
+ *             terrainCosts?: Array<[number, number | null]>}} map
+ * @property {End} start
+ * @property {End} goal
+ * @property {Record<string, unknown>} [options]
+ * @property {(p: {expanded: number, open: number}) => void} [onProgress]
+ */
+
+// ---------------------------------------------------------------- message builders (pure)
+
+/**
+ * A plan message and what to transfer with it. With `withCells` the map's
+ * cells (a copy, so the page keeps its own) and terrain costs go along.
+ * @param {Id} id
+ * @param {PlanRequest} req
+ * @param {boolean} withCells
+ * @returns {{message: PlanMessage, transfer: Transferable[]}}
+ */
+export function planMessage(id, req, withCells) {
+  const { map } = req;
+  /** @type {WireMap} */
+  const wireMap = { width: map.width, height: map.height, version: map.version };
+  /** @type {Transferable[]} */
+  const transfer = [];
+  if (withCells) {
+    const copy = map.cells.slice();
+    wireMap.cells = copy;
+    if (map.terrainCosts) wireMap.terrain_costs = map.terrainCosts;
+    transfer.push(copy.buffer);
+  }
+  return {
+    message: { type: 'plan', id, map: wireMap, start: req.start, goal: req.goal, options: req.options || {} },
+    transfer,
+  };
+}
+
+/** @param {Id} id @returns {CancelMessage} */
+export function cancelMessage(id) {
+  return { type: 'cancel', id };
+}
+
+/** @param {Id} id @returns {InfoRequest} */
+export function infoMessage(id) {
+  return { type: 'info', id };
+}
+
+/** @param {Id} id @param {string} text @returns {LoadMapMessage} */
+export function loadMapMessage(id, text) {
+  return { type: 'load_map', id, text };
+}
+
+/**
+ * @param {Id} id @param {string} text @param {number} width @param {number} height
+ * @returns {LoadScenMessage}
+ */
+export function loadScenMessage(id, text, width, height) {
+  return { type: 'load_scen', id, text, width, height };
+}
+
+/** @param {Id} id @param {Record<string, unknown>} [options] @returns {DescribeRequest} */
+export function describeMessage(id, options = {}) {
+  return { type: 'describe', id, options };
+}
+
+/**
+ * A request answered at once, from its fields without an id (what `Engine.request` takes).
+ * @param {Id} id
+ * @param {Record<string, unknown>} msg
+ * @returns {PageRequest}
+ */
+export function requestMessage(id, msg) {
+  return /** @type {PageRequest} */ ({ ...msg, id });
+}
