@@ -12,6 +12,7 @@ import { asciiRows, openRows } from './io/maps.js';
 import { runSearch, cancelSearch } from './search.js';
 import { sliderToSpeed } from './playback.js';
 import { setOptions } from './settings.js';
+import { headingDeg, readHeadings, setHeading } from './headings.js';
 import { LESTER_TILE_PX } from './view/viewport.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
@@ -75,6 +76,23 @@ export function labApi(lab) {
       if (model.isOpen(start[0], start[1])) model.moveMarker('start', start);
       if (model.isOpen(goal[0], goal[1])) model.moveMarker('goal', goal);
       return runSearch(app, engine, [start[0], start[1]], [goal[0], goal[1]]);
+    },
+
+    /**
+     * Turn the start or the goal (one undo step, as the knob, the wheel and R do): degrees
+     * clockwise from east (90 = south), or null for none (the start faces east, the goal any
+     * heading). Throws a readable Error, changing nothing, on anything else.
+     * @param {'start' | 'goal'} which
+     * @param {number | null} deg
+     * @returns {{start: number | null, goal: number | null}} both headings now, degrees
+     */
+    setHeading(which, deg) {
+      if (which !== 'start' && which !== 'goal') throw new Error(`setHeading takes "start" or "goal" (got ${JSON.stringify(which)})`);
+      if (deg !== null && !(typeof deg === 'number' && Number.isFinite(deg))) {
+        throw new Error(`a heading must be a finite number of degrees, or null for none (got ${JSON.stringify(deg)})`);
+      }
+      setHeading(app, which, deg);
+      return { start: headingDeg(app, 'start'), goal: headingDeg(app, 'goal') };
     },
 
     /** Cancel the running search. @returns {boolean} whether one was running */
@@ -175,6 +193,8 @@ export function labApi(lab) {
         map: app.mapKey,
         start: [...model.start],
         goal: [...model.goal],
+        // As they would be sent: radians (null: none); as typed: degrees text; the marker the keys turn.
+        headings: { ...readHeadings(app.unitInput), typed: { start: app.unitInput.start_heading, goal: app.unitInput.goal_heading }, focus: app.markerFocus },
         searching: app.searching,
         searches: app.searches,
         engine: app.engineState,
@@ -191,6 +211,7 @@ export function labApi(lab) {
           x: unit.pose.x,
           y: unit.pose.y,
           heading: unit.pose.heading,
+          gear: unit.pose.gear ?? 1,
           moving: unit.moving,
           speed: unit.currentSpeed,
           factor: unit.factor,

@@ -72,6 +72,10 @@ import { Viewport } from './view/viewport.js';
  * @property {{ran: string, asked: string, reason: string} | null} [fallback]  the core planned with
  *   another method than the one asked (its `method`), and why
  * @property {boolean} [edited]  the map changed while the search ran: it is reported for the map before
+ * @property {{start: import('./engine.js').End, goal: import('./engine.js').End}} [ends]  the start and goal as sent
+ *   (with their headings, radians)
+ * @property {string | null} [curves]  the method that planned the curves itself (directional, hybrid), else null
+ * @property {string} [method]  the method the core planned with (its `method`)
  */
 
 /**
@@ -91,6 +95,11 @@ import { Viewport } from './view/viewport.js';
  * @property {Tile} start  the markers when it ran
  * @property {Tile} goal
  * @property {(v: number) => string} format  how its scores are written
+ * @property {string | null} [curves]  the method that planned the curves itself: its `path` lists the lattice
+ *   states passed, not neighbouring tiles (drawn as such, never as a line)
+ * @property {Uint8Array | null} [states]  the directional states seen, at (y * width + x) * 8 + k: 0 unseen,
+ *   1 open, 2 closed; heading k = k x 45 degrees clockwise from east (when the core sends them)
+ * @property {import('./view/stages.js').Stages | null} [stages]  the hybrid's stages (when the core sends them)
  */
 
 /**
@@ -136,7 +145,8 @@ import { Viewport } from './view/viewport.js';
 /**
  * The unit's settings as typed; on_edit: what the unit does when the map is edited under its path.
  * @typedef {{turning: string, radius: string, width: string, art: string, can_reverse: boolean,
- *            on_edit: 'stop' | 'replan'}} UnitInput
+ *            on_edit: 'stop' | 'replan', start_heading: string, goal_heading: string}} UnitInput
+ * start_heading, goal_heading: degrees as typed, clockwise from east ('' = east / any heading; headings.js)
  */
 
 /**
@@ -178,6 +188,11 @@ export class AppState {
     this.saveNote = '';
     /** the pending timers: the debounced autosave and re-plan (0: none) */
     this.timers = { autosave: 0, replan: 0 };
+    /** @type {'start' | 'goal'} the marker the heading keys turn (the last one clicked or turned) */
+    this.markerFocus = 'start';
+    /** @type {{step: import('./state.js').Command | null, which: 'start' | 'goal', at: number}} the last wheel turn's
+     * undo step (later notches join it) */
+    this.headingStep = { step: null, which: 'start', at: 0 };
     /** the help overlay is open */
     this.helpOpen = false;
     /** @type {{text: string, optimal: boolean} | null} what the settings guarantee, in the core's words */

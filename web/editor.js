@@ -4,7 +4,8 @@
  *
  * - Left drag paints the chosen terrain (or ground, with the Erase tool), with
  *   a square brush of 1, 2, 3 or 5 tiles; right drag always paints ground.
- * - Dragging the start or the goal marker moves it (onto passable tiles only).
+ * - Dragging the start or the goal marker moves it (onto passable tiles only); dragging the knob
+ *   of its arrow turns it (Shift: in steps of 45 degrees), and so does the wheel over it.
  * - A whole drag is one undo step.
  * - Middle drag, or a left drag while Space is held, pans the view; the mouse
  *   wheel zooms around the pointer.
@@ -13,7 +14,13 @@
  * @module editor
  */
 
+import { KEY_STEP_DEG, WHEEL_STEP_DEG, headingDeg, normalDeg, rotateHeading, setHeading } from './headings.js';
+import { headingHandle } from './view/paths.js';
+
 /** @typedef {import('./app.js').AppState} AppState */
+/** @typedef {'start' | 'goal'} Which */
+/** @type {readonly Which[]} */
+const MARKERS = Object.freeze(['start', 'goal']);
 
 /**
  * The mouse on the map: it edits the app state's model and moves its viewport; the tool, brush
@@ -27,7 +34,8 @@ export class Editor {
   constructor(canvas, app) {
     this.canvas = canvas;
     this.app = app;
-    /** @type {null | {kind: 'paint', code: number, last: [number, number]} | {kind: 'marker', which: 'start' | 'goal'} | {kind: 'pan', x: number, y: number}} the drag under way */
+    /** @type {null | {kind: 'paint', code: number, last: [number, number]} | {kind: 'marker', which: Which}
+     *   | {kind: 'heading', which: Which, before: string} | {kind: 'pan', x: number, y: number}} the drag under way */
     this.drag = null;
     /** @type {number | null} */
     this.pointerId = null;
@@ -56,9 +64,42 @@ export class Editor {
     return this.app.viewport.tileAt(this.canvas.getBoundingClientRect(), e.clientX, e.clientY);
   }
 
+  /**
+   * A pointer in the map's CSS pixels (the map's corner at 0, 0).
+   * @param {{clientX: number, clientY: number}} e
+   */
+  _mapPx(e) {
+    const r = this.canvas.getBoundingClientRect();
+    const vp = this.app.viewport;
+    return [e.clientX - r.left - vp.ox, e.clientY - r.top - vp.oy];
+  }
+
+  /**
+   * The marker whose heading knob is under a pointer, if any.
+   * @param {{clientX: number, clientY: number}} e
+   * @returns {Which | null}
+   */
+  _knobAt(e) {
+    const [px, py] = this._mapPx(e);
+    const ts = this.app.viewport.tileSize;
+    for (const which of MARKERS) {
+      const deg = headingDeg(this.app, which);
+      const h = headingHandle(ts, this.app.model[which], deg === null ? null : (deg * Math.PI) / 180);
+      if (h && Math.hypot(px - h.x, py - h.y) <= h.hit) return which;
+    }
+    return null;
+  }
+
   /** @param {WheelEvent} e */
   _wheel(e) {
     e.preventDefault();
+    const [tx, ty] = this._tileAt(e);
+    const over = MARKERS.find((w) => this.app.model[w][0] === tx && this.app.model[w][1] === ty);
+    if (over && e.deltaY !== 0 && !e.ctrlKey) {
+      // The wheel over a marker turns it (down: clockwise on the screen); notches close together are one undo step.
+      rotateHeading(this.app, over, e.deltaY > 0 ? WHEEL_STEP_DEG : -WHEEL_STEP_DEG, { join: true });
+      return;
+    }
     const r = this.canvas.getBoundingClientRect();
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
     const dy = Math.max(-300, Math.min(300, e.deltaY * unit));
@@ -85,13 +126,21 @@ export class Editor {
     if (e.button === 1 || (e.button === 0 && space.held)) {
       this.drag = { kind: 'pan', x: e.clientX, y: e.clientY };
       if (space.held) space.panned = true;
+    } else if (e.button === 0 && this._knobAt(e)) {
+      const which = /** @type {Which} */ (this._knobAt(e));
+      const key = which === 'start' ? 'start_heading' : 'goal_heading';
+      this.drag = { kind: 'heading', which, before: this.app.unitInput[key] };
+      this.app.markerFocus = which;
+      this.app.emit('view');
     } else if (!m.inBounds(x, y)) {
       return;
     } else if (e.button === 0 && m.start[0] === x && m.start[1] === y) {
       this.drag = { kind: 'marker', which: 'start' };
+      this.app.markerFocus = 'start';
       m.beginStroke('move start');
     } else if (e.button === 0 && m.goal[0] === x && m.goal[1] === y) {
       this.drag = { kind: 'marker', which: 'goal' };
+      this.app.markerFocus = 'goal';
       m.beginStroke('move goal');
     } else {
       const erase = e.button === 2 || paint.tool === 'erase' || e.shiftKey;
@@ -123,6 +172,17 @@ export class Editor {
       this.app.emit('view');
       return;
     }
+    if (d.kind === 'heading') {
+      const [px, py] = this._mapPx(e);
+      const ts = this.app.viewport.tileSize;
+      const [mx, my] = this.app.model[d.which];
+      const raw = (Math.atan2(py - (my + 0.5) * ts, px - (mx + 0.5) * ts) * 180) / Math.PI;
+      const deg = e.shiftKey ? Math.round(raw / KEY_STEP_DEG) * KEY_STEP_DEG : Math.round(raw);
+      // Shown while dragging; one undo step when released.
+      this.app.unitInput[d.which === 'start' ? 'start_heading' : 'goal_heading'] = String(normalDeg(deg));
+      this.app.emit('unit', 'view');
+      return;
+    }
     if (d.kind === 'marker') {
       const [x, y] = tile;
       if (this.app.model.inBounds(x, y)) this.app.model.moveMarker(d.which, tile);
@@ -137,11 +197,20 @@ export class Editor {
   /** @param {PointerEvent} e */
   _up(e) {
     if (!this.drag || (this.pointerId !== null && e.pointerId !== this.pointerId)) return;
-    const kind = this.drag.kind;
+    const d = this.drag;
+    const kind = d.kind;
     this.drag = null;
     this.pointerId = null;
     delete this.canvas.dataset.dragging;
     if (kind === 'pan') return;
+    if (d.kind === 'heading') {
+      const which = d.which;
+      const key = which === 'start' ? 'start_heading' : 'goal_heading';
+      const after = headingDeg(this.app, which);
+      this.app.unitInput[key] = d.before;
+      setHeading(this.app, which, after, { label: `turn the ${which}` });
+      return;
+    }
     this.app.model.endStroke();
   }
 

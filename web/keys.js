@@ -3,7 +3,8 @@
  * The keyboard: Enter finds a path, Esc cancels (or pauses the replay), Ctrl+Z / Ctrl+Shift+Z /
  * Ctrl+Y undo and redo, 1-9 choose a terrain, [ and ] the brush, P and E the tool, + - 0 zoom,
  * arrows pan, . and , step the replay, Home and End jump in it, Space plays or pauses (held
- * down, a left drag pans), and ? opens the help (Esc closes it). Keys typed into a field stay in
+ * down, a left drag pans), R and Shift+R turn the selected marker by 45 degrees and Delete clears
+ * its heading, and ? opens the help (Esc closes it). Keys typed into a field stay in
  * the field; while the help is open only Esc and ? act.
  *
  * @module keys
@@ -14,6 +15,7 @@ import { BRUSHES, selectTerrain, setBrush, setTool } from './panels/terrain.js';
 import { fitView, zoomBy } from './panels/viewbar.js';
 import { seekReplay, stepReplay, togglePlay } from './playback.js';
 import { cancelSearch, findFromUi } from './search.js';
+import { KEY_STEP_DEG, rotateHeading, setHeading } from './headings.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {import('./engine.js').Engine} Engine */
@@ -84,7 +86,9 @@ export function listenToKeys(app, engine, canvas) {
       const slider = type === 'range';
       const terrains = app.core.terrains;
       const digit = key.length === 1 && key >= '1' && key <= '9' ? Number(key) : 0;
-      if (key === 'p') setTool(app, 'paint');
+      if (key === 'r') rotateHeading(app, app.markerFocus, e.shiftKey ? -KEY_STEP_DEG : KEY_STEP_DEG);
+      else if (key === 'Delete' || key === 'Backspace') setHeading(app, app.markerFocus, null);
+      else if (key === 'p') setTool(app, 'paint');
       else if (key === 'e') setTool(app, 'erase');
       else if (digit && terrains[digit - 1]) selectTerrain(app, terrains[digit - 1].code);
       else if (key === '[' || key === ']') {

@@ -16,6 +16,9 @@ import { COMPARE_COLORS } from './view/colors.js';
 import { dropReplay, startDrive } from './playback.js';
 import { Replay } from './replay.js';
 import { SegmentPath } from './segments.js';
+import { endOf, readHeadings } from './headings.js';
+import { methodLabel, plansCurves } from './settings.js';
+import { readStages, tilesOfStates } from './view/stages.js';
 import { fixed, fmt, messageOf, plural } from './util.js';
 import { fallbackOf, resultStatus } from './verdict.js';
 
@@ -37,8 +40,31 @@ export const TRACE_LIMIT = 50_000;
 function readSettings(app) {
   const { options, errors } = readOptions(app.search);
   const unit = parseUnit(app.unitInput);
-  const problems = [...Object.values(errors), ...Object.values(unit.errors), ...app.costErrors.values()];
-  return { options, unit: unit.values, problems };
+  const headings = readHeadings(app.unitInput);
+  const problems = [...Object.values(errors), ...Object.values(unit.errors), ...Object.values(headings.errors), ...app.costErrors.values()];
+  return { options, unit: unit.values, headings, problems };
+}
+
+/**
+ * The options of one plan: the search settings with the method asked, and the unit's options
+ * for it: a method that plans curves itself takes the unit's width, radius and reversing and no
+ * turning method; the others the turning method asked (null: the tile path).
+ * @param {AppState} app
+ * @param {ReturnType<typeof readSettings>} settings
+ * @param {{method?: string, turning?: string | null, width?: number}} [ask]  a method, a turning method or a width
+ *   instead of the chosen ones
+ */
+function planOptions(app, settings, ask = {}) {
+  const method = ask.method ?? settings.options.method;
+  const u = { ...settings.unit, width: ask.width ?? settings.unit.width };
+  if (plansCurves(app, method)) {
+    /** @type {{width?: number, radius: number, can_reverse: boolean}} */
+    const unit = { radius: u.radius, can_reverse: u.can_reverse };
+    if (u.width !== null) unit.width = u.width;
+    return { options: { ...settings.options, method, ...unit }, turning: null, curves: method };
+  }
+  const turning = ask.turning === undefined ? u.turning : ask.turning;
+  return { options: { ...settings.options, method, ...unitOptions(u, turning) }, turning, curves: null };
 }
 
 /**
@@ -108,13 +134,14 @@ export function cancelSearch(app, engine) {
  * @param {Engine} engine
  * @param {Tile} start
  * @param {Tile} goal
- * @param {string | null} [turningOverride]  plan with this turning method instead of the chosen one
+ * @param {{method?: string, turning?: string | null}} [ask]  plan with this method or turning method instead
+ *   of the chosen ones
  * @returns {Promise<LastResult>}
  */
-async function search(app, engine, start, goal, turningOverride) {
+async function search(app, engine, start, goal, ask = {}) {
   const settings = readSettings(app);
-  const turning = turningOverride === undefined ? settings.unit.turning : turningOverride;
-  const options = { ...settings.options, ...unitOptions(settings.unit, turning) };
+  const { options, turning, curves } = planOptions(app, settings, ask);
+  const ends = { start: endOf(start, settings.headings.start), goal: endOf(goal, settings.headings.goal) };
   if (settings.problems.length) {
     app.emit('options', 'unit', 'terrain');
     const message = `Not searching: ${settings.problems[0]}`;
@@ -137,8 +164,8 @@ async function search(app, engine, start, goal, turningOverride) {
   try {
     res = await engine.findPath({
       map,
-      start,
-      goal,
+      start: ends.start,
+      goal: ends.goal,
       options,
       onProgress: (p) => {
         expanded = p.expanded;
@@ -149,7 +176,7 @@ async function search(app, engine, start, goal, turningOverride) {
     app.noReplay = e instanceof CancelledError ? 'cancelled' : 'failed';
     app.emit('replay');
     if (e instanceof CancelledError) {
-      app.result = { status: 'cancelled', expanded, start, goal, version };
+      app.result = { status: 'cancelled', expanded, start, goal, version, ends, curves };
       // A newer search may already own the status line.
       if (!app.searching || engine.current === null) {
         app.searching = false;
@@ -166,9 +193,11 @@ async function search(app, engine, start, goal, turningOverride) {
   app.searching = false;
   // An edit or an undo while it ran: the answer is for the map before it, and says so.
   const edited = app.model.version !== version;
-  const out = showResult(app, res, { start, goal, version, width: map.width, height: map.height, turning, costs: options.costs, edited, trace: options.trace });
+  const out = showResult(app, res, { start, goal, version, width: map.width, height: map.height, turning, curves, costs: options.costs, edited, trace: options.trace });
   out.fallback = fallbackOf(app, res, options);
-  app.unit.width = turning ? (options.width ?? 1) : (options.width ?? null);
+  out.ends = ends;
+  const width = options.width;
+  app.unit.width = turning || curves ? (width ?? 1) : (width ?? null);
   const said = resultStatus(app, res, out, { radius: options.radius, edited });
   app.setStatus(said.state, said.text, 1);
   app.emit('controls');
@@ -180,12 +209,12 @@ async function search(app, engine, start, goal, turningOverride) {
  * @param {AppState} app
  * @param {SearchResult} res
  * @param {{start: Tile, goal: Tile, version: number, width: number, height: number, turning: string | null,
- *          costs: string, edited: boolean, trace: boolean}} asked  what was searched; edited: the map changed
- *   while it ran; trace: whether it was recorded
+ *          curves: string | null, costs: string, edited: boolean, trace: boolean}} asked  what was searched; curves:
+ *   the method that plans curves itself; edited: the map changed while it ran; trace: whether it was recorded
  * @returns {LastResult}
  */
 function showResult(app, res, asked) {
-  const { start, goal, version, turning } = asked;
+  const { start, goal, version, turning, curves } = asked;
   const path = Array.isArray(res.path) ? res.path.map((p) => /** @type {Tile} */ ([p[0], p[1]])) : [];
   const scenario = scenarioFor(app, start, goal);
   /** @type {LastResult} */
@@ -207,11 +236,13 @@ function showResult(app, res, asked) {
     optimalLength: scenario ? scenario.optimal : null,
     matchesOptimal: null,
     turning,
+    curves,
+    method: res.method,
     edited: asked.edited,
   };
   /** @type {Planned | null} */
   let planned = null;
-  if (turning && Array.isArray(res.segments) && hasPath(res.status)) {
+  if ((turning || curves) && Array.isArray(res.segments) && hasPath(res.status)) {
     out.segments = res.segments;
     out.legal = res.legal ?? null;
     out.blocked = Array.isArray(res.blocked) ? res.blocked : [];
@@ -229,6 +260,10 @@ function showResult(app, res, asked) {
   /** @type {Replay | null} */
   let player = null;
   const m = app.model;
+  const sized = asked.width === m.width && asked.height === m.height;
+  // Asked of the core (see the typedef of SearchResult): read as unknown until the service sends them.
+  const extra = /** @type {{explored_headings?: unknown, stages?: unknown}} */ (res);
+  const states = sized && extra.explored_headings instanceof Uint8Array ? extra.explored_headings : null;
   if (res.trace && asked.width === m.width && asked.height === m.height) {
     try {
       player = new Replay(/** @type {any} */ (res.trace), m.width, m.height);
@@ -240,7 +275,10 @@ function showResult(app, res, asked) {
   out.replay = !!player;
   app.result = out;
   app.shown = {
-    explored: player ? player.status : (res.explored ?? null),
+    explored: player ? player.status : (res.explored ?? (states ? tilesOfStates(states, m.width * m.height) : null)),
+    curves,
+    states,
+    stages: readStages(extra.stages),
     scores: player,
     path,
     planned,
@@ -250,7 +288,8 @@ function showResult(app, res, asked) {
     goal: [...m.goal],
     format: scoreFormat(asked.costs),
   };
-  app.unit.placeAt(start);
+  const heading = readHeadings(app.unitInput).start;
+  app.unit.placeAt(start, heading ?? 0);
   // A search of the map before an edit is not replayed on the map after it (the bar says why).
   app.replay = player && !asked.edited ? { player, driven: false, owed: 0, last: 0 } : null;
   app.noReplay = asked.edited ? 'edited' : !asked.trace ? 'off' : res.expanded > TRACE_LIMIT ? 'too_large' : 'unrecorded';
@@ -269,12 +308,8 @@ function showResult(app, res, asked) {
   return out;
 }
 
-/** The plans of Pinter's Figure 1 before the chosen legal method. */
-const COMPARED = Object.freeze([
-  { key: 'raw', label: 'A* (tile path)', turning: null },
-  { key: 'smooth', label: 'Smoothed', turning: 'smooth' },
-  { key: 'ignore', label: 'Smoothed + turns, walls ignored', turning: 'ignore' },
-]);
+/** The Directional A* planned for e. when the chosen method plans no curves itself. */
+const COMPARE_DIRECTIONAL = 'directional24';
 
 /**
  * Changes of direction along a tile path.
@@ -291,9 +326,39 @@ function tileTurns(tiles) {
 }
 
 /**
- * Pinter's Figure 1, live: the same query planned four ways, one after the other through the
- * engine (raw A*, smoothed, smoothed with turns ignoring walls, the chosen legal method), drawn
- * together; the unit drives the last.
+ * One plan of Pinter's Figure 1 as its legend and the map show it.
+ * @param {{key: string, label: string}} p
+ * @param {SearchResult} res
+ * @param {boolean} curved  whether it was planned as lines and arcs
+ * @returns {ComparedPlan}
+ */
+function comparedPlan(p, res, curved) {
+  const found = hasPath(res.status);
+  const tiles = Array.isArray(res.path) ? res.path.map((q) => /** @type {Tile} */ ([q[0], q[1]])) : [];
+  const route = curved && found && Array.isArray(res.segments) ? SegmentPath.fromJson(res.segments) : null;
+  return {
+    key: p.key,
+    label: p.label,
+    color: COMPARE_COLORS[/** @type {keyof typeof COMPARE_COLORS} */ (p.key)],
+    visible: true,
+    status: res.status,
+    length: found ? (route ? (res.segments_length ?? route.length) : res.length) : null,
+    turns: found ? (route ? (res.turns ?? 0) : tileTurns(tiles)) : null,
+    // The tile path is planned for the same body (clearance A*): it never touches a wall.
+    legal: found ? (route ? (res.legal ?? null) : true) : false,
+    message: res.message || '',
+    route,
+    tiles: route ? null : tiles,
+    blocked: route && Array.isArray(res.blocked) ? res.blocked : [],
+  };
+}
+
+/**
+ * Pinter's Figure 1, live: the same query planned five ways, one after the other through the
+ * engine (a. raw A*, b. smoothed, c. smoothed with turns ignoring walls, d. the chosen legal
+ * turning method, e. Directional A*: the chosen method when it plans curves itself, else
+ * Directional-24), drawn together. The chosen method's plan is the search shown in full, and the
+ * unit drives it: e. when a directional method is chosen, else d.
  * @param {AppState} app
  * @param {Engine} engine
  * @param {Tile} start
@@ -305,20 +370,35 @@ async function compare(app, engine, start, goal) {
   if (settings.problems.length) return search(app, engine, start, goal); // reports the problem, sends nothing
   const u = settings.unit;
   const chosen = u.turning && LEGAL_TURNING.includes(u.turning) ? u.turning : 'tighter';
+  const picked = settings.options.method;
+  const directional = plansCurves(app, picked) ? picked : COMPARE_DIRECTIONAL;
+  // a.-d. are A*-based (the chosen method, unless it plans curves itself).
+  const tileMethod = plansCurves(app, picked) ? 'astar' : picked;
   const width = u.width ?? 1;
+  const plans = [
+    { key: 'raw', label: 'A* (tile path)', ask: { method: tileMethod, turning: null, width } },
+    { key: 'smooth', label: 'Smoothed', ask: { method: tileMethod, turning: 'smooth', width } },
+    { key: 'ignore', label: 'Smoothed + turns, walls ignored', ask: { method: tileMethod, turning: 'ignore', width } },
+    { key: 'chosen', label: `Legal: ${chosen}`, ask: { method: tileMethod, turning: chosen, width } },
+    { key: 'directional', label: methodLabel(app, directional), ask: { method: directional, width } },
+  ];
+  const main = plansCurves(app, picked) ? 'directional' : 'chosen';
+  const ends = { start: endOf(start, settings.headings.start), goal: endOf(goal, settings.headings.goal) };
   app.compare.plans = null;
   app.emit('compare');
-  /** @type {ComparedPlan[]} */
-  const plans = [];
+  /** @type {Map<string, ComparedPlan>} */
+  const done = new Map();
   const map = wireMap(app);
-  for (const p of COMPARED) {
-    app.setStatus('searching', `Compare: planning ${p.label}… (${plans.length + 1} of 4)`, null);
+  for (const p of plans) {
+    if (p.key === main) continue;
+    app.setStatus('searching', `Compare: planning ${p.label}… (${done.size + 1} of ${plans.length})`, null);
     app.searching = true;
     app.emit('controls');
+    const { options, turning, curves } = planOptions(app, settings, p.ask);
     /** @type {SearchResult} */
     let res;
     try {
-      res = await engine.findPath({ map, start, goal, options: { ...settings.options, trace: false, ...unitOptions({ ...u, width }, p.turning) } });
+      res = await engine.findPath({ map, start: ends.start, goal: ends.goal, options: { ...options, trace: false } });
     } catch (e) {
       app.searching = false;
       app.emit('controls');
@@ -326,33 +406,17 @@ async function compare(app, engine, start, goal) {
       else app.setStatus('error', `Error: ${messageOf(e)}`, 0);
       throw e;
     }
-    const found = hasPath(res.status);
-    const tiles = Array.isArray(res.path) ? res.path.map((q) => /** @type {Tile} */ ([q[0], q[1]])) : [];
-    const route = p.turning && found && Array.isArray(res.segments) ? SegmentPath.fromJson(res.segments) : null;
-    plans.push({
-      key: p.key,
-      label: p.label,
-      color: COMPARE_COLORS[/** @type {keyof typeof COMPARE_COLORS} */ (p.key)],
-      visible: true,
-      status: res.status,
-      length: found ? (route ? (res.segments_length ?? route.length) : res.length) : null,
-      turns: found ? (route ? (res.turns ?? 0) : tileTurns(tiles)) : null,
-      // The tile path is planned for the same body (clearance A*): it never touches a wall.
-      legal: found ? (route ? (res.legal ?? null) : true) : false,
-      message: res.message || '',
-      route,
-      tiles: route ? null : tiles,
-      blocked: route && Array.isArray(res.blocked) ? res.blocked : [],
-    });
+    done.set(p.key, comparedPlan(p, res, !!(turning || curves)));
   }
   app.searching = false;
-  const out = await search(app, engine, start, goal, chosen);
+  const ask = /** @type {(typeof plans)[number]} */ (plans.find((p) => p.key === main)).ask;
+  const out = await search(app, engine, start, goal, { method: ask.method, turning: main === 'chosen' ? chosen : undefined });
   const found = hasPath(out.status);
   const planned = app.shown?.planned ?? null;
-  plans.push({
-    key: 'chosen',
-    label: `Legal: ${chosen}`,
-    color: COMPARE_COLORS.chosen,
+  done.set(main, {
+    key: main,
+    label: /** @type {(typeof plans)[number]} */ (plans.find((p) => p.key === main)).label,
+    color: COMPARE_COLORS[main],
     visible: true,
     status: out.status,
     length: found ? (out.segmentsLength ?? out.length ?? null) : null,
@@ -363,8 +427,8 @@ async function compare(app, engine, start, goal) {
     tiles: planned ? null : out.path || null,
     blocked: out.blocked || [],
   });
-  app.compare.plans = plans;
-  app.setStatus(app.status.state || 'found', `Compare (Pinter's Figure 1): 4 plans drawn · ${app.status.text}`, 1);
+  app.compare.plans = plans.map((p) => /** @type {ComparedPlan} */ (done.get(p.key)));
+  app.setStatus(app.status.state || 'found', `Compare (Pinter's Figure 1): ${plans.length} plans drawn · ${app.status.text}`, 1);
   app.emit('compare');
   return out;
 }

@@ -148,3 +148,27 @@ export function applyInfo(app, info) {
   }
   app.emit('choices', 'options');
 }
+
+/**
+ * Whether a method plans legal curves itself (the directional lattice, the hybrid): it takes the
+ * unit's width, radius and reversing but no turning method, and its result carries segments.
+ * The core's `info.limits` says so when it lists `directional`; until then, by its name.
+ * @param {AppState} app
+ * @param {string} method
+ */
+export function plansCurves(app, method) {
+  const lim = app.limits[method];
+  if (lim && typeof lim.directional === 'boolean') return lim.directional;
+  return /^directional\d+$/.test(method) || method === 'hybrid';
+}
+
+/**
+ * A method's name for people: the lab's own for the methods it has always had, else the core's
+ * label from `info.limits`, else the name itself.
+ * @param {AppState} app
+ * @param {string} method
+ */
+export function methodLabel(app, method) {
+  const lim = app.limits[method];
+  return LABELS.method[method] ?? (lim && typeof lim.label === 'string' ? lim.label : method);
+}

@@ -10,6 +10,7 @@
  */
 
 import { label } from './controls.js';
+import { methodLabel, plansCurves } from './settings.js';
 import { fixed, plural } from './util.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
@@ -45,7 +46,8 @@ export function uniformTerrain(app) {
  */
 export function methodMisfit(app, options) {
   const lim = /** @type {{neighbours?: unknown, diagonal?: unknown, terrain?: unknown} | undefined} */ (app.limits[options.method]);
-  if (!lim) return '';
+  // A method that plans curves has its own moves (the lattice's, the hybrid's): the grid's settings do not apply.
+  if (!lim || plansCurves(app, options.method)) return '';
   const name = label('method', options.method);
   if (Array.isArray(lim.neighbours) && !lim.neighbours.includes(options.neighbours)) {
     return `${name} needs ${lim.neighbours.join(' or ')} neighbours (${options.neighbours} chosen)`;
@@ -68,7 +70,12 @@ export function methodMisfit(app, options) {
  */
 export function fallbackOf(app, res, options) {
   if (!res.method || res.method === options.method) return null;
-  const why = methodMisfit(app, options) || `${label('method', options.method)} does not apply to this map`;
+  if (plansCurves(app, options.method)) {
+    // The hybrid falls back to Directional-24 by design; the core says why in its own words.
+    const said = res.message ? ` (${res.message.replace(/[.\s]+$/, '')})` : '';
+    return { ran: res.method, asked: options.method, reason: `its own steps found no path${said}` };
+  }
+  const why = methodMisfit(app, options) || `${methodLabel(app, options.method)} does not apply to this map`;
   return { ran: res.method, asked: options.method, reason: why };
 }
 
@@ -86,7 +93,7 @@ export function resultStatus(app, res, out, asked) {
   const path = out.path ?? [];
   const width = app.unit.width;
   const fb = out.fallback;
-  const ranAs = fb ? ` Planned with ${label('method', fb.ran)} instead of ${label('method', fb.asked)}: ${fb.reason}.` : '';
+  const ranAs = fb ? ` Planned with ${methodLabel(app, fb.ran)} instead of ${methodLabel(app, fb.asked)}: ${fb.reason}.` : '';
   const before = asked.edited ? ' for the map before your edit' : '';
   const again = asked.edited ? ' The map has changed since: press Enter to search again.' : '';
   /** @type {{state: string, text: string}} */
@@ -100,7 +107,7 @@ export function resultStatus(app, res, out, asked) {
     const pivots = out.pivots ?? 0;
     s = pivots
       ? { state: 'found', text: `Path (${out.turning})${before}: the unit stops and pivots in place at ${plural(pivots, 'corner')} (no turning arc there) · ${body}` }
-      : { state: 'found', text: `Legal path (${out.turning})${before}: ${body}` };
+      : { state: 'found', text: `Legal path (${out.curves ? methodLabel(app, res.method ?? out.curves) : out.turning})${before}: ${body}` };
   } else if (res.status === 'found' && path.length) {
     const quality = asked.edited ? '' : res.optimal === true ? ' (shortest)' : res.optimal === false ? ' (not guaranteed shortest)' : '';
     const length = bench || `length ${fixed(res.length, 1)}`;

@@ -93,13 +93,13 @@ def test_turns_ignoring_walls_are_reported_not_legal(lab: Page):
     expect(status(lab)).to_contain_text("Path found but not legal for this unit: blockers ignored")
 
 
-def test_compare_plans_four_ways(lab: Page, save_screen):
+def test_compare_plans_five_ways(lab: Page, save_screen):
     set_map(lab, L_MAP)
     set_unit(lab, turning="tighter", radius="1.5", compare=True)
     lab.get_by_test_id("explored").uncheck()  # a clean map: only the four paths
     search(lab)
     entries = lab.evaluate("window.arcstar.compare()")
-    assert [e["key"] for e in entries] == ["raw", "smooth", "ignore", "chosen"]
+    assert [e["key"] for e in entries] == ["raw", "smooth", "ignore", "chosen", "directional"]
     by = {e["key"]: e for e in entries}
     assert by["raw"]["turns"] == max(e["turns"] for e in entries)
     assert by["smooth"]["length"] <= by["raw"]["length"] + 1e-9

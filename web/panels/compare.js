@@ -28,7 +28,7 @@ export function comparePanel(app) {
     legend.hidden = !app.compare.on || !plans;
     if (!plans || legend.hidden) return;
     const h = document.createElement('h3');
-    h.textContent = "Pinter's Figure 1: one query, four ways";
+    h.textContent = `Pinter's Figure 1: one query, ${plans.length === 5 ? 'five' : plans.length} ways`;
     const table = document.createElement('table');
     const head = table.insertRow();
     for (const t of ['', 'length', 'turns', 'legal']) {

@@ -8,7 +8,7 @@
  */
 
 import { label, readOptions } from '../controls.js';
-import { NUMBER_KEYS, lastStep } from '../settings.js';
+import { NUMBER_KEYS, lastStep, methodLabel, plansCurves } from '../settings.js';
 import { $ } from '../util.js';
 import { methodMisfit } from '../verdict.js';
 
@@ -77,7 +77,7 @@ export function searchPanel(app, engine) {
       for (const v of app.choices[k] ?? []) {
         const opt = document.createElement('option');
         opt.value = v;
-        opt.textContent = k === 'neighbours' ? `${v} neighbours` : label(/** @type {any} */ (k), v);
+        opt.textContent = k === 'neighbours' ? `${v} neighbours` : k === 'method' ? methodLabel(app, v) : label(/** @type {any} */ (k), v);
         el.append(opt);
       }
     }
@@ -127,6 +127,15 @@ export function searchPanel(app, engine) {
     selects.heuristic.title = dijkstra ? 'Dijkstra uses no heuristic (H = 0)' : 'H: the estimate of the cost still to go';
     selects.diagonal.disabled = options.neighbours === 4;
     selects.diagonal.title = options.neighbours === 4 ? 'With 4 neighbours there are no diagonal steps' : 'When a diagonal step is allowed next to walls';
+    // A method that plans curves has its own moves: the grid's neighbours and corner rule do not apply.
+    const curves = plansCurves(app, options.method);
+    const own = `${methodLabel(app, options.method)} plans its own moves (curves between tiles, for the unit's width and radius)`;
+    selects.neighbours.disabled = curves;
+    selects.neighbours.title = curves ? own : 'Neighbourhood: 4 (straight moves only) or 8 (with diagonals)';
+    if (curves) {
+      selects.diagonal.disabled = true;
+      selects.diagonal.title = own;
+    }
     for (const [k, el] of Object.entries(numbers)) {
       if (errors[k]) el.setAttribute('aria-invalid', 'true');
       else el.removeAttribute('aria-invalid');

@@ -6,7 +6,9 @@
  * @module panels/unit
  */
 
-import { ON_EDIT_CHOICES, TURNING_CHOICES, parseUnit } from '../controls.js';
+import { ON_EDIT_CHOICES, TURNING_CHOICES, parseUnit, readOptions } from '../controls.js';
+import { readHeadings, setHeading, readHeading } from '../headings.js';
+import { methodLabel, plansCurves } from '../settings.js';
 import { $ } from '../util.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -19,7 +21,11 @@ const UNIT_IDS = Object.freeze({
   art: 'art',
   can_reverse: 'can-reverse',
   on_edit: 'on-edit',
+  start_heading: 'start-heading',
+  goal_heading: 'goal-heading',
 });
+/** The heading fields, by marker. */
+const HEADING_KEYS = /** @type {const} */ ([['start', 'start_heading'], ['goal', 'goal_heading']]);
 
 /** @param {AppState} app */
 export function unitPanel(app) {
@@ -42,7 +48,25 @@ export function unitPanel(app) {
       select.append(o);
     }
   }
+  for (const [which, k] of HEADING_KEYS) {
+    // A heading typed is one undo step once it is read (on change); while typing it is only checked.
+    els[k].addEventListener('input', () => {
+      const deg = readHeading(els[k].value, which);
+      if (deg.error) {
+        input[k] = els[k].value;
+        app.emit('unit');
+      }
+    });
+    els[k].addEventListener('change', () => {
+      const deg = readHeading(els[k].value, which);
+      if (deg.error) {
+        input[k] = els[k].value;
+        app.emit('unit');
+      } else setHeading(app, which, deg.deg);
+    });
+  }
   for (const [k, el] of Object.entries(els)) {
+    if (k === 'start_heading' || k === 'goal_heading') continue;
     const typed = () => {
       input[k] = el === reverse ? reverse.checked : el.value;
       app.emit('unit');
@@ -66,8 +90,16 @@ export function unitPanel(app) {
       if (el === reverse) reverse.checked = app.unitInput.can_reverse;
       else if (el.value !== input[k]) el.value = String(input[k]);
     }
-    const { values, errors } = parseUnit(app.unitInput);
-    els.art.disabled = !values.turning;
+    const unit = parseUnit(app.unitInput);
+    const { values } = unit;
+    const errors = { ...unit.errors, ...readHeadings(app.unitInput).errors };
+    const method = readOptions(app.search).options.method;
+    const curves = plansCurves(app, method);
+    els.art.disabled = !values.turning || curves;
+    turning.disabled = curves;
+    turning.title = curves
+      ? `${methodLabel(app, method)} plans legal curves itself: no turning method is applied`
+      : 'How the path is made drivable: none is the tile path; the others plan lines and arcs (Pinter)';
     for (const [k, el] of Object.entries(els)) {
       if (errors[k]) el.setAttribute('aria-invalid', 'true');
       else el.removeAttribute('aria-invalid');
@@ -77,6 +109,8 @@ export function unitPanel(app) {
     errorBox.textContent = msgs.join('\n');
   }
 
+  app.on('options', show);
+  app.on('choices', show);
   app.on('unit', () => {
     show();
     showSpeed();

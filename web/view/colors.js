@@ -44,7 +44,13 @@ export const COLORS = Object.freeze({
 });
 
 /** The colours of Pinter's Figure 1, one per plan of a comparison. */
-export const COMPARE_COLORS = Object.freeze({ raw: '#c9d1d9', smooth: '#4cc9f0', ignore: '#f72585', chosen: '#ffb347' });
+export const COMPARE_COLORS = Object.freeze({ raw: '#c9d1d9', smooth: '#4cc9f0', ignore: '#f72585', chosen: '#ffb347', directional: '#b794f6' });
+
+/**
+ * The hybrid's stages: its 4-neighbour A* path, the two Smoothing48 passes and where each gave
+ * up, and the Directional-8 patch between them.
+ */
+export const STAGE_COLORS = Object.freeze({ astar: '#c9d1d9', forward: '#4cc9f0', backward: '#b794f6', failed: '#ff2d2d', patch: '#c6f432' });
 
 /**
  * A terrain's colour as [r, g, b].

@@ -134,12 +134,38 @@ export function drawComparison(ctx, ts, plans) {
   });
 }
 
+/** Below this tile size (CSS px) a marker has no knob: it would cover the tiles next to it. */
+export const KNOB_MIN_TILE_PX = 24;
+
 /**
- * The start or the goal: a lettered disc (small over a tinted tile in Lester's view).
+ * Where a marker's heading knob is (map CSS px, the map's corner at 0, 0), and how near a pointer
+ * must come to take it; with no heading the knob waits east of the marker (the start's default).
+ * The knob sits between the marker's disc and the next tile's centre, and never reaches that
+ * centre, so a stroke begun on a tile next to a marker paints. Null below KNOB_MIN_TILE_PX.
+ * @param {number} ts
+ * @param {[number, number]} tile
+ * @param {number | null} heading  radians, 0 = +x, pi/2 = +y
+ */
+export function headingHandle(ts, tile, heading) {
+  if (ts < KNOB_MIN_TILE_PX) return null;
+  const len = ts * 0.74;
+  const a = heading ?? 0;
+  return {
+    x: (tile[0] + 0.5) * ts + Math.cos(a) * len,
+    y: (tile[1] + 0.5) * ts + Math.sin(a) * len,
+    len,
+    hit: Math.min(ts * 0.22, 12),
+  };
+}
+
+/**
+ * The start or the goal: a lettered disc (small over a tinted tile in Lester's view) and its
+ * heading: an arrow out to a knob to drag; with none, a dotted stub to the knob, and for the goal
+ * a ring of ticks (any heading). The marker the keys turn has a ring.
  * @param {CanvasRenderingContext2D} ctx
  * @param {number} ts
  * @param {[number, number]} tile
- * @param {{color: string, letter: string, small: boolean}} look
+ * @param {{color: string, letter: string, small: boolean, heading: number | null, any: boolean, focus: boolean}} look
  */
 export function drawMarker(ctx, ts, tile, look) {
   const cx = (tile[0] + 0.5) * ts;
@@ -152,13 +178,16 @@ export function drawMarker(ctx, ts, tile, look) {
     ctx.restore();
   }
   const r = look.small ? Math.max(6, ts * 0.13) : Math.max(4, ts * 0.42);
-  ctx.beginPath();
-  ctx.arc(cx, cy, r, 0, Math.PI * 2);
-  ctx.fillStyle = look.color;
-  ctx.fill();
-  ctx.lineWidth = 1.5;
-  ctx.strokeStyle = COLORS.unitEdge;
-  ctx.stroke();
+  drawHeading(ctx, ts, tile, r, look);
+  disc(ctx, cx, cy, r, { fill: look.color, edge: COLORS.unitEdge, line: 1.5 });
+  if (look.focus) {
+    ctx.beginPath();
+    ctx.arc(cx, cy, r + 3, 0, Math.PI * 2);
+    ctx.strokeStyle = COLORS.hover;
+    ctx.setLineDash([3, 3]);
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
   if (r >= 6) {
     ctx.fillStyle = COLORS.unitEdge;
     ctx.font = `700 ${Math.round(r * 1.25)}px system-ui, sans-serif`;
@@ -166,6 +195,92 @@ export function drawMarker(ctx, ts, tile, look) {
     ctx.textBaseline = 'middle';
     ctx.fillText(look.letter, cx, cy + 0.5);
   }
+}
+
+/**
+ * A marker's heading: the arrow and its knob, or the stub and (goal) the ring of any heading.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} ts
+ * @param {[number, number]} tile
+ * @param {number} r  the marker's radius, px
+ * @param {{color: string, heading: number | null, any: boolean}} look
+ */
+function drawHeading(ctx, ts, tile, r, look) {
+  const cx = (tile[0] + 0.5) * ts;
+  const cy = (tile[1] + 0.5) * ts;
+  const knob = headingHandle(ts, tile, look.heading);
+  const a = look.heading ?? 0;
+  ctx.save();
+  ctx.lineCap = 'round';
+  if (look.any) {
+    // Any heading: eight short ticks around the disc.
+    ctx.strokeStyle = look.color;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    for (let k = 0; k < 8; k++) {
+      const t = (k * Math.PI) / 4;
+      ctx.moveTo(cx + Math.cos(t) * (r + 2), cy + Math.sin(t) * (r + 2));
+      ctx.lineTo(cx + Math.cos(t) * (r + 6), cy + Math.sin(t) * (r + 6));
+    }
+    ctx.stroke();
+  }
+  // Zoomed out there is no knob: a heading is an arrow just past the disc.
+  const len = knob ? knob.len : r + Math.max(6, r);
+  if (knob || look.heading !== null) {
+    const [ex, ey] = [cx + Math.cos(a) * len, cy + Math.sin(a) * len];
+    ctx.beginPath();
+    ctx.moveTo(cx, cy);
+    ctx.lineTo(ex, ey);
+    ctx.strokeStyle = COLORS.casing;
+    ctx.lineWidth = 5;
+    if (look.heading === null) ctx.setLineDash([3, 4]);
+    ctx.stroke();
+    ctx.strokeStyle = look.color;
+    ctx.lineWidth = 2.5;
+    ctx.stroke();
+    ctx.setLineDash([]);
+    if (look.heading !== null) {
+      // The arrowhead, on the knob.
+      const s = Math.max(5, Math.min(12, ts * 0.3));
+      ctx.beginPath();
+      ctx.moveTo(ex + Math.cos(a) * s * 0.6, ey + Math.sin(a) * s * 0.6);
+      ctx.lineTo(ex + Math.cos(a + 2.5) * s, ey + Math.sin(a + 2.5) * s);
+      ctx.lineTo(ex + Math.cos(a - 2.5) * s, ey + Math.sin(a - 2.5) * s);
+      ctx.closePath();
+      fillEdged(ctx, { fill: look.color, edge: COLORS.unitEdge, line: 1.2 });
+    } else if (knob) {
+      // The knob waiting to be dragged.
+      disc(ctx, ex, ey, Math.max(3.5, knob.hit * 0.45), { fill: COLORS.unitEdge, edge: look.color, line: 2 });
+    }
+  }
+  ctx.restore();
+}
+
+/**
+ * A filled disc with an edge.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} x  px
+ * @param {number} y  px
+ * @param {number} r  px
+ * @param {{fill: string, edge: string, line: number}} look
+ */
+function disc(ctx, x, y, r, look) {
+  ctx.beginPath();
+  ctx.arc(x, y, r, 0, Math.PI * 2);
+  fillEdged(ctx, look);
+}
+
+/**
+ * Fill the current path and stroke its edge.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {{fill: string, edge: string, line: number}} look
+ */
+function fillEdged(ctx, look) {
+  ctx.fillStyle = look.fill;
+  ctx.fill();
+  ctx.lineWidth = look.line;
+  ctx.strokeStyle = look.edge;
+  ctx.stroke();
 }
 
 /**
@@ -179,15 +294,7 @@ export function drawUnit(ctx, ts, pose, width) {
   const size = width ? Math.max(9, width * ts * 0.8) : Math.max(9, Math.min(ts * 0.9, 40));
   ctx.save();
   ctx.translate(pose.x * ts, pose.y * ts);
-  if (width) {
-    ctx.beginPath();
-    ctx.arc(0, 0, (width * ts) / 2, 0, Math.PI * 2);
-    ctx.fillStyle = 'rgba(245, 247, 250, 0.18)';
-    ctx.fill();
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = 'rgba(245, 247, 250, 0.9)';
-    ctx.stroke();
-  }
+  if (width) disc(ctx, 0, 0, (width * ts) / 2, { fill: 'rgba(245, 247, 250, 0.18)', edge: 'rgba(245, 247, 250, 0.9)', line: 2 });
   ctx.rotate(pose.heading);
   ctx.beginPath();
   ctx.moveTo(size * 0.6, 0);
@@ -195,11 +302,7 @@ export function drawUnit(ctx, ts, pose, width) {
   ctx.lineTo(-size * 0.22, 0);
   ctx.lineTo(-size * 0.4, -size * 0.38);
   ctx.closePath();
-  ctx.fillStyle = COLORS.unit;
-  ctx.fill();
-  ctx.lineWidth = 1.5;
-  ctx.strokeStyle = COLORS.unitEdge;
-  ctx.stroke();
+  fillEdged(ctx, { fill: COLORS.unit, edge: COLORS.unitEdge, line: 1.5 });
   ctx.restore();
 }
 

@@ -13,6 +13,8 @@
 
 import { COLORS } from './colors.js';
 import { drawBlocked, drawBrush, drawComparison, drawMarker, drawRoute, drawTilePath, drawUnit } from './paths.js';
+import { readHeadings } from '../headings.js';
+import { drawHeadingFans, drawStages } from './stages.js';
 import { TileImages, drawCurrentTile, drawGrid, drawLester } from './tiles.js';
 import { LESTER_TILE_PX } from './viewport.js';
 
@@ -76,17 +78,22 @@ export class Renderer {
       const format = app.shown.format;
       drawLester(ctx, ts, range, { width: model.width, explored: search.explored, scores: search.scores, format, stale }, this.drawn);
     }
+    if (search.states && !lester) drawHeadingFans(ctx, ts, range, model.width, search.states, stale ? 0.4 : 0.9);
     if (search.current >= 0) drawCurrentTile(ctx, ts, search.current, model.width);
     const plans = app.compare.on ? app.compare.plans : null;
     if (plans) drawComparison(ctx, ts, plans);
     else if (search.planned) {
-      if (search.path) drawTilePath(ctx, ts, search.path, { alpha: 0.3, stale });
+      if (search.stages) drawStages(ctx, ts, search.stages, stale ? 0.45 : 0.9);
+      // A directional path's tiles are its lattice states, steps of up to 3 tiles: not a line to draw.
+      else if (search.path && !search.curves) drawTilePath(ctx, ts, search.path, { alpha: 0.3, stale });
       const width = Math.max(2, Math.min(5, ts * 0.2));
       drawRoute(ctx, ts, search.planned.route, { color: COLORS.path, width, alpha: stale ? 0.45 : 1 });
       drawBlocked(ctx, ts, search.planned.route, search.planned.blocked);
     } else if (search.path) drawTilePath(ctx, ts, search.path, { alpha: 1, stale });
-    drawMarker(ctx, ts, model.start, { color: COLORS.start, letter: 'S', small: lester });
-    drawMarker(ctx, ts, model.goal, { color: COLORS.goal, letter: 'G', small: lester });
+    const headings = readHeadings(app.unitInput);
+    const focus = app.markerFocus;
+    drawMarker(ctx, ts, model.start, { color: COLORS.start, letter: 'S', small: lester, heading: headings.start, any: false, focus: focus === 'start' });
+    drawMarker(ctx, ts, model.goal, { color: COLORS.goal, letter: 'G', small: lester, heading: headings.goal, any: headings.goal === null, focus: focus === 'goal' });
     // The unit is drawn once it has a path to drive (before that it would hide the S marker).
     if (app.unit.route) drawUnit(ctx, ts, app.unit.pose, app.unit.width);
     if (app.hover) drawBrush(ctx, ts, app.hover, app.paint.brush);
@@ -110,5 +117,8 @@ function searchOnMap(app) {
     current: player && !atEnd ? player.current : -1,
     path: atEnd && shown?.path.length ? shown.path : null,
     planned: atEnd ? (shown?.planned ?? null) : null,
+    curves: shown?.curves ?? null,
+    states: player ? null : (shown?.states ?? null),
+    stages: atEnd ? (shown?.stages ?? null) : null,
   };
 }

@@ -1,0 +1,215 @@
+// @ts-check
+/**
+ * Drawing a directional search: per tile, a fan of the headings whose states were opened (green)
+ * and closed (blue), and the hybrid's stages in their own colours (its 4-neighbour A* path, the
+ * Smoothing48 passes forward and backward with the points where each gave up, the Directional-8
+ * patch between them). Both are drawn only when the result carries them (`explored_headings`,
+ * `stages`); a result without them shows its explored tiles, or nothing.
+ *
+ * Tile units scaled by `ts` CSS px, the map's corner at the context's origin; heading k of the
+ * lattice points k x 45 degrees clockwise from east (y down).
+ *
+ * @module view/stages
+ */
+
+import { COLORS, STAGE_COLORS, css } from './colors.js';
+import { SegmentPath } from '../segments.js';
+
+/**
+ * A Smoothing48 pass: the stops it kept (tile centres, or poses [x, y, heading]) and where it gave
+ * up (null: it reached the other end).
+ * @typedef {{stops: Array<[number, number]>, failed: [number, number] | null}} Pass
+ */
+
+/**
+ * The hybrid's stages as the lab draws them (every part optional: the core may send some).
+ * @typedef {{astar: Array<[number, number]> | null, forward: Pass | null, backward: Pass | null,
+ *            patch: SegmentPath | null, failed: string | null}} Stages
+ */
+
+/**
+ * A point [x, y] of two finite numbers, or null.
+ * @param {unknown} v
+ * @returns {[number, number] | null}
+ */
+function point(v) {
+  return Array.isArray(v) && v.length >= 2 && Number.isFinite(v[0]) && Number.isFinite(v[1]) ? [Number(v[0]), Number(v[1])] : null;
+}
+
+/**
+ * A list of points, or null when it is not one.
+ * @param {unknown} v
+ */
+function points(v) {
+  if (!Array.isArray(v)) return null;
+  const out = v.map(point);
+  return out.every((p) => p !== null) ? /** @type {Array<[number, number]>} */ (out) : null;
+}
+
+/**
+ * A pass as the core sends it, or null.
+ * @param {unknown} v
+ * @returns {Pass | null}
+ */
+function pass(v) {
+  if (!v || typeof v !== 'object') return null;
+  const o = /** @type {Record<string, unknown>} */ (v);
+  const stops = points(o.stops);
+  return stops ? { stops, failed: point(o.failed) } : null;
+}
+
+/**
+ * The hybrid's stages from a result's `stages` (see the report's request to the core), checked
+ * part by part; null when there are none. A malformed part is left out, never guessed.
+ * @param {unknown} raw
+ * @returns {Stages | null}
+ */
+export function readStages(raw) {
+  if (!raw || typeof raw !== 'object') return null;
+  const o = /** @type {Record<string, unknown>} */ (raw);
+  /** @type {SegmentPath | null} */
+  let patch;
+  try {
+    patch = Array.isArray(o.patch) && o.patch.length ? SegmentPath.fromJson(o.patch) : null;
+  } catch {
+    patch = null;
+  }
+  const stages = {
+    astar: points(o.astar),
+    forward: pass(o.forward),
+    backward: pass(o.backward),
+    patch,
+    failed: typeof o.failed === 'string' ? o.failed : null,
+  };
+  return stages.astar || stages.forward || stages.backward || stages.patch ? stages : null;
+}
+
+/**
+ * The hybrid's stages, under the final path.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} ts
+ * @param {Stages} stages
+ * @param {number} alpha
+ */
+export function drawStages(ctx, ts, stages, alpha) {
+  const width = Math.max(1.5, Math.min(4, ts * 0.14));
+  ctx.save();
+  ctx.globalAlpha = alpha;
+  ctx.lineJoin = 'round';
+  ctx.lineCap = 'round';
+  if (stages.astar && stages.astar.length > 1) {
+    ctx.setLineDash([width * 2, width * 2]);
+    line(ctx, ts, stages.astar.map(([x, y]) => [x + 0.5, y + 0.5]), STAGE_COLORS.astar, width);
+    ctx.setLineDash([]);
+  }
+  for (const [p, color] of /** @type {const} */ ([[stages.forward, STAGE_COLORS.forward], [stages.backward, STAGE_COLORS.backward]])) {
+    if (!p) continue;
+    line(ctx, ts, p.stops, color, width * 1.6);
+    ctx.fillStyle = color;
+    for (const [x, y] of p.stops) {
+      ctx.beginPath();
+      ctx.arc(x * ts, y * ts, width * 1.3, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    if (p.failed) cross(ctx, ts, p.failed, width);
+  }
+  if (stages.patch) {
+    ctx.beginPath();
+    stages.patch.trace(ctx, ts, 0, stages.patch.length);
+    ctx.strokeStyle = STAGE_COLORS.patch;
+    ctx.lineWidth = width * 2.2;
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+/**
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} ts
+ * @param {Array<[number, number]>} pts  tile units
+ * @param {string} color
+ * @param {number} width
+ */
+function line(ctx, ts, pts, color, width) {
+  ctx.beginPath();
+  pts.forEach(([x, y], k) => (k ? ctx.lineTo(x * ts, y * ts) : ctx.moveTo(x * ts, y * ts)));
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.stroke();
+}
+
+/**
+ * Where a pass gave up: a red cross.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} ts
+ * @param {[number, number]} at  tile units
+ * @param {number} width
+ */
+function cross(ctx, ts, at, width) {
+  const r = Math.max(5, ts * 0.3);
+  const [x, y] = [at[0] * ts, at[1] * ts];
+  ctx.beginPath();
+  ctx.moveTo(x - r, y - r);
+  ctx.lineTo(x + r, y + r);
+  ctx.moveTo(x + r, y - r);
+  ctx.lineTo(x - r, y + r);
+  ctx.strokeStyle = STAGE_COLORS.failed;
+  ctx.lineWidth = width * 1.5;
+  ctx.stroke();
+}
+
+/**
+ * Per visible tile, the fan of headings whose states the search saw: a closed state is a blue
+ * spoke, an open one a green spoke. Too small to read below 12 px a tile: then not drawn.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} ts
+ * @param {[number, number, number, number]} range  visible tiles [x0, y0, x1, y1), x1/y1 exclusive
+ * @param {number} width  the map's width in tiles
+ * @param {Uint8Array} states  per (tile, heading k), at (y * width + x) * 8 + k: 0 unseen, 1 open, 2 closed
+ * @param {number} alpha
+ */
+export function drawHeadingFans(ctx, ts, range, width, states, alpha) {
+  if (ts < 12) return;
+  const [x0, y0, x1, y1] = range;
+  const r = ts * 0.42;
+  ctx.save();
+  ctx.globalAlpha = alpha;
+  ctx.lineCap = 'round';
+  ctx.lineWidth = Math.max(1, Math.min(3, ts * 0.06));
+  for (const [state, color] of /** @type {const} */ ([[1, COLORS.openList], [2, COLORS.closed]])) {
+    ctx.strokeStyle = css([color[0], color[1], color[2]]);
+    ctx.beginPath();
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        const at = (y * width + x) * 8;
+        const cx = (x + 0.5) * ts;
+        const cy = (y + 0.5) * ts;
+        for (let k = 0; k < 8; k++) {
+          if (states[at + k] !== state) continue;
+          const a = (k * Math.PI) / 4;
+          ctx.moveTo(cx + Math.cos(a) * r * 0.15, cy + Math.sin(a) * r * 0.15);
+          ctx.lineTo(cx + Math.cos(a) * r, cy + Math.sin(a) * r);
+        }
+      }
+    }
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+/**
+ * Per tile, the most advanced state of any of its headings (0 unseen, 1 open, 2 closed): the
+ * explored tiles, drawn where the fans are too small to read.
+ * @param {Uint8Array} states  as drawHeadingFans takes them
+ * @param {number} tiles  width x height
+ */
+export function tilesOfStates(states, tiles) {
+  const out = new Uint8Array(tiles);
+  const n = Math.min(tiles, Math.floor(states.length / 8));
+  for (let i = 0; i < n; i++) {
+    let v = 0;
+    for (let k = 0; k < 8; k++) v = Math.max(v, states[i * 8 + k]);
+    out[i] = v;
+  }
+  return out;
+}
