@@ -11,6 +11,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import arcstar
 from arcstar.directional.graph import DirectionalGraph, lattice_node
 from arcstar.directional.lattice import Neighbourhood, UnitKind
 from arcstar.directional.search import DirectionalSearch
@@ -94,3 +95,26 @@ def test_table_build_reuses_curves_across_widths():
     key = (3, 1, -2, 5)
     assert a.entries[key].move == b.entries[key].move and a.entries[key].cost == b.entries[key].cost
     assert a.cells(key) <= b.cells(key) and a.reach <= b.reach  # a wider body touches more tiles
+
+
+def test_heading_fans_fold_the_trace_per_tile():
+    m = TileMap.empty(9, 6)
+    kind = UnitKind(0.8, 1.0, Neighbourhood.D24)
+    g = DirectionalGraph(m, kind, Pose(1.5, 1.5, 0.0), (7, 4), range(8))
+    s = DirectionalSearch(g, trace=True)
+    s.run()
+    opened, closed = g.heading_fans(s.trace.expanded, s.trace.updates)
+    assert len(opened) == len(closed) == 9 * 6
+    for node in s.trace.expanded:
+        assert closed[node >> 3] >> (node & 7) & 1 and opened[node >> 3] >> (node & 7) & 1
+    assert sum(bin(b).count("1") for b in closed) == len(set(s.trace.expanded))
+    assert closed[1 * 9 + 1] == 1  # the start: tile (1, 1) facing east, expanded first
+    for trace in (True, False):
+        job = arcstar.PlanJob(m, (1, 1, 0.0), (7, 4), arcstar.PlanOptions.from_dict(
+            {"method": "directional24", "width": 0.8, "trace": trace}))
+        while job.step(50) == "running":
+            pass
+        fans = job.search.fans()
+        assert (fans is not None) == trace and job.result().trace is None
+        if fans is not None:
+            assert fans[1] == closed  # the plan's search is the same search

@@ -209,6 +209,20 @@ class DirectionalGraph:
             return Path((Line.from_pose(self.start_pose, 0.0),))
         return Path(tuple(segs))
 
+    def heading_fans(self, expanded: Sequence[int], updates: Sequence[float]) -> tuple[bytes, bytes]:
+        """What a trace of a search over this graph says per tile, for drawing heading fans:
+        (opened, closed), each one byte per tile, row-major (``y * width + x``), bit k set when
+        the state (tile, heading k) was put on the open list (``updates``: the trace's flat
+        (node, g, parent) triples) or expanded (``expanded``: node ids). Heading k points at
+        k * 45 degrees, 0 east, 2 south (y down). The off-lattice start node is left out."""
+        fans = []
+        for nodes in (np.asarray(updates[0::3], dtype=np.int64), np.asarray(expanded, dtype=np.int64)):
+            nodes = nodes[nodes < self.off_lattice]
+            mask = np.zeros(self.width * self.height, dtype=np.uint8)
+            np.bitwise_or.at(mask, nodes >> 3, (1 << (nodes & 7)).astype(np.uint8))
+            fans.append(mask.tobytes())
+        return fans[0], fans[1]
+
     def tiles(self, nodes: list[int]) -> list[tuple[int, int]]:
         """The tiles of a node chain (the start's own tile first)."""
         out = [(math.floor(self.start_pose.x), math.floor(self.start_pose.y))]

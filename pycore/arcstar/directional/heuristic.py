@@ -86,9 +86,20 @@ def curve_table(radius: float, reach: int = TABLE_REACH) -> np.ndarray:
         n = 2 * reach + 1
         oy, ox = np.mgrid[-reach:reach + 1, -reach:reach + 1].astype(np.float64)
         table = np.empty((HEADINGS, HEADINGS, n, n))
-        for h in (0, 1):  # east and south-east by formula, the rest by quarter turns
-            for e in range(HEADINGS):
-                table[h, e] = dubins_lengths(ox, oy, np.full(ox.shape, h * STEP), np.full(ox.shape, e * STEP), radius)
+        # by formula, in one vectorised call: east to end headings 0..4 and south-east to 1..5;
+        # the mirrors give the rest (y -> -y fixes east: e -> -e; x <-> y fixes south-east:
+        # e -> 2 - e), the quarter turns the other start headings
+        pairs = [(0, e) for e in range(5)] + [(1, e) for e in range(1, 6)]
+        k = len(pairs)
+        lengths = dubins_lengths(np.broadcast_to(ox, (k, n, n)), np.broadcast_to(oy, (k, n, n)),
+                                 np.array([h * STEP for h, _ in pairs])[:, None, None] * np.ones((1, n, n)),
+                                 np.array([e * STEP for _, e in pairs])[:, None, None] * np.ones((1, n, n)), radius)
+        for (h, e), grid in zip(pairs, lengths):
+            table[h, e] = grid
+        for e in (5, 6, 7):
+            table[0, e] = table[0, 8 - e][::-1, :]
+        for e in (0, 7, 6):
+            table[1, e] = table[1, (2 - e) % HEADINGS].T
         for h in range(2, HEADINGS):
             for e in range(HEADINGS):  # T[h + 2, e + 2] at offset (-oy, ox) is T[h, e] at (ox, oy)
                 table[h, (e + 2) % HEADINGS] = np.rot90(table[h - 2, e], k=-1)
@@ -99,9 +110,26 @@ def curve_table(radius: float, reach: int = TABLE_REACH) -> np.ndarray:
     return table
 
 
+_GOAL_TABLES: dict[tuple[float, frozenset[int]], np.ndarray] = {}
+
+
+def goal_table(radius: float, headings: frozenset[int]) -> np.ndarray:
+    """``curve_table`` to a goal that takes any of ``headings``: the minimum over them,
+    ``[h, oy + reach, ox + reach]``. Kept per radius and heading set."""
+    key = (radius, headings)
+    found = _GOAL_TABLES.get(key)
+    if found is None:
+        found = curve_table(radius)[:, sorted(headings)].min(axis=1)
+        if len(_GOAL_TABLES) >= 16:
+            _GOAL_TABLES.pop(next(iter(_GOAL_TABLES)))
+        _GOAL_TABLES[key] = found
+    return found
+
+
 def forget_curve_tables() -> None:
     """Drop the kept curve tables (the next one is built cold: what a bench measures)."""
     _CURVES.clear()
+    _GOAL_TABLES.clear()
 
 
 class LazyDistance:
@@ -155,15 +183,15 @@ class GoalHeuristic:
         w, hgt = tilemap.width, tilemap.height
         self.scale = scale = tilemap.min_cost()
         gx, gy = goal
-        ys, xs = np.mgrid[0:hgt, 0:w]
-        ox, oy = gx - xs, gy - ys
-        h = np.hypot(ox, oy)[:, :, None] * np.ones(HEADINGS)
-        if curves:
-            reach = TABLE_REACH
-            table = curve_table(radius, reach)[:, sorted(set(headings))].min(axis=1)  # [h, oy, ox]
-            inside = (np.abs(ox) <= reach) & (np.abs(oy) <= reach)
-            part = table[:, oy[inside] + reach, ox[inside] + reach].T
-            h[inside] = np.maximum(h[inside], part)
+        ys, xs = np.ogrid[0:hgt, 0:w]
+        h = np.repeat(np.hypot(gx - xs, gy - ys)[:, :, None], HEADINGS, axis=2)
+        if curves:  # the tiles within the table's reach of the goal: a reversed slice of it
+            r = TABLE_REACH
+            table = goal_table(radius, frozenset(headings))  # [h, oy + r, ox + r]
+            x0, x1, y0, y1 = max(0, gx - r), min(w - 1, gx + r), max(0, gy - r), min(hgt - 1, gy + r)
+            part = table[:, gy - y1 + r:gy - y0 + r + 1, gx - x1 + r:gx - x0 + r + 1][:, ::-1, ::-1]
+            window = h[y0:y1 + 1, x0:x1 + 1]
+            np.maximum(window, part.transpose(1, 2, 0), out=window)
         self.node_h: list[float] = (h * scale).ravel().tolist()
         self.lazy = LazyDistance(tilemap, goal)
 

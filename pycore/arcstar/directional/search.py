@@ -49,7 +49,12 @@ class DirectionalSearch(SteppedSearch):
 
     heuristic: "directional" or "none"; weight: H multiplier (>= 0); stop: "closed" (least
     cost) or "reached"; max_expansions: a total budget; trace: record expansions and updates
-    (``search.engine.Trace``; node ids are ``tile * 8 + heading``, see ``DirectionalGraph``).
+    in a ``search.engine.Trace``: ``expanded`` the node ids in expansion order, ``updates``
+    flat (node, g, parent) triples, ``marks[k]`` the updates before expansion k; a node id is
+    ``(y * map width + x) * 8 + k``, the state at tile (x, y) facing heading k (k * 45
+    degrees, 0 east, 2 south), or ``graph.off_lattice`` for an off-lattice start pose.
+    ``graph.heading_fans(trace.expanded, trace.updates)`` folds it into per-tile heading bytes
+    for drawing.
     """
 
     def __init__(self, graph: DirectionalGraph, heuristic: str = "directional", weight: float = 1.0,
@@ -151,9 +156,8 @@ class DirectionalSearch(SteppedSearch):
                                 add(ng)
             if not better:
                 continue
-            for k in range(0, len(better), 2):
-                j = better[k]
-                ng = better[k + 1]
+            pairs = iter(better)
+            for j, ng in zip(pairs, pairs):  # (child, its new G), in the order they came
                 G[j] = ng
                 parent[j] = i
                 if tr is not None:
@@ -163,7 +167,7 @@ class DirectionalSearch(SteppedSearch):
                     dv = dist[j >> 3]
                     if dv < 0.0:
                         dv = at(j >> 3)
-                    dv = dv * scale
+                    dv *= scale
                     hj = (hv if hv > dv else dv) * weight
                 else:
                     hj = h_of(j)

@@ -64,12 +64,19 @@ class DirectionalRun:
         s = options.search
         heuristic = "none" if s.heuristic == "none" else "directional"
         self.search = DirectionalSearch(self.graph, heuristic=heuristic, weight=s.weight, stop=s.stop,
-                                        max_expansions=s.max_expansions)
+                                        max_expansions=s.max_expansions, trace=s.trace)
         self.status, self.expanded, self.ms, self.cost = Status.RUNNING, 0, 0.0, None
 
     @property
     def open_count(self) -> int:
         return 0 if self.search is None else self.search.open_count
+
+    def fans(self) -> tuple[bytes, bytes] | None:
+        """With ``trace``: the states opened and closed so far, one byte per tile with a bit per
+        heading (``DirectionalGraph.heading_fans``), for the lab's heading fans; else None.
+        (``trace`` stays None: a plan's trace is read per grid node, these nodes are states.)"""
+        t = None if self.search is None else self.search.trace
+        return None if t is None else self.graph.heading_fans(t.expanded, t.updates)
 
     @property
     def table_ms(self) -> float:
