@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import arcstar
 from arcstar.collision.swept import path_clear
@@ -204,3 +206,29 @@ def test_bad_input_names_the_field(tiles, kw, field):
     with pytest.raises(BadInput) as e:
         Smoothing48(m, [(1, 1), (2, 1)], -1.0, 1.0)
     assert e.value.field == "width"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(walls=st.lists(st.tuples(st.integers(1, 14), st.integers(1, 10)), max_size=40),
+       radius=st.sampled_from([0.5, 1.0, 1.5]), backward=st.booleans(), neighbours=st.sampled_from([4, 8]))
+def test_random_maps_every_chain_is_legal(walls, radius, backward, neighbours):
+    """Found or failed, forward or backward, on 4- and 8-neighbour paths: the chain a pass
+    returns visits the path's points in order and passes the exact swept-disc test."""
+    b = np.zeros((12, 16), dtype=bool)
+    b[0, :] = b[-1, :] = b[:, 0] = b[:, -1] = True
+    for x, y in walls:
+        b[y, x] = True
+    b[2, 2] = b[9, 13] = False
+    m = TileMap.from_blocked(b)
+    r = arcstar.plan(m, (2, 2), (13, 9), neighbours=neighbours, width=1.0)
+    if r.status != "found":
+        return
+    s = _run(m, r.path, radius, start_heading=0.0, backward=backward)
+    assert s.status in (Status.FOUND, Status.NO_PATH)
+    stops = s.stops
+    assert [p.index for p in stops] == sorted(p.index for p in stops)
+    assert all(r.path[p.index] == p.tile for p in stops)
+    if len(stops) > 1:
+        assert path_clear(m, _chain(s), 1.0)
+    if s.status == Status.FOUND:
+        assert stops[0].index == 0 and stops[-1].index == len(r.path) - 1

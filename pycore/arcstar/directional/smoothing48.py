@@ -52,6 +52,11 @@ AHEAD = 6
 _EXACT = -1  # the heading of the exact start pose (off the lattice)
 
 
+def _node(index: int, heading: int) -> int:
+    """A state's id: 9 per path point, the exact start pose (heading -1) first."""
+    return index * 9 + heading + 1
+
+
 @dataclass(frozen=True)
 class Stop:
     """A state of the pass: path ``index``, its ``tile`` and the heading index ``heading``
@@ -119,34 +124,35 @@ class Smoothing48(SteppedSearch):
         self.last = n - 1
         self.status, self.expanded, self.ms = Status.RUNNING, 0, 0.0
         self.cost: float | None = None
-        self.farthest: Stop | None = None
-        self._parent: dict[Stop, Stop | None] = {}
-        self._g: dict[Stop, float] = {}
-        self._closed: set[Stop] = set()
-        self._open: list[tuple[float, int, Stop]] = []
-        self._seq = 0
-        self._end_stop: Stop | None = None
-        self._exact: dict[Stop, Path | None] = {}
-        self._h_rest = self._remaining()
-        self._dirs = [self._direction(i) for i in range(n)]
+        self._far = -1  # node id of the farthest point expanded (-1: none yet)
+        self._end = -1  # node id of the goal state reached
+        self._parent: dict[int, int] = {}
+        self._g: dict[int, float] = {}
+        self._closed: set[int] = set()
+        self._open: list[tuple[float, int]] = []
+        self._exact: dict[tuple[tuple[int, int], int], Path | None] = {}
+        self._groups: dict[tuple[int, int, int], tuple[int, int, list[tuple[int, int, float, tuple]]]] = {}
         self._scale = tilemap.min_cost()
+        self._hv = self._h_table()
         k0 = lattice_heading(start_heading)
+        self._k0 = k0
         if not backward:
-            starts = [Stop(0, self.tiles[0], k0)] if k0 is not None else \
-                [Stop(0, self.tiles[0], _EXACT)] if start_heading is not None else \
-                [Stop(0, self.tiles[0], k) for k in range(HEADINGS)]
+            starts = [_node(0, k0)] if k0 is not None else [_node(0, _EXACT)] if start_heading is not None \
+                else [_node(0, k) for k in range(HEADINGS)]
         else:
-            starts = [Stop(self.last, self.tiles[-1], e) for e in sorted(self.goal_headings)]
-        for s in starts:
-            self._push(s, 0.0, None)
+            starts = [_node(self.last, e) for e in sorted(self.goal_headings)]
+        for node in starts:
+            self._push(node, 0.0, -1)
         if n == 1:  # start and goal on one tile: found only if the start heading is a goal heading
-            ok = [s for s in starts if s.heading in self.goal_headings]
-            self._end_stop = ok[0] if ok else None
+            ok = [node for node in starts if node % 9 - 1 in self.goal_headings]
+            self._end = ok[0] if ok else -1
             self._finish(Status.FOUND if ok else Status.NO_PATH, None)
 
     # -- the search ---------------------------------------------------------------------------
-    def _remaining(self) -> list[float]:
-        """Length left along the path from each index toward the pass's end (tiles)."""
+    def _h_table(self) -> list[float]:
+        """H per node (``_node(i, k)``): the length left along the path toward the pass's end,
+        plus ``radius`` x the angle from heading k to the path's direction at i (toward the
+        point three ahead); the exact start pose gets its own angle."""
         t, n = self.tiles, len(self.tiles)
         steps = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(t, t[1:])]
         rest = [0.0] * n
@@ -156,120 +162,160 @@ class Smoothing48(SteppedSearch):
         else:
             for i in range(n - 2, -1, -1):
                 rest[i] = rest[i + 1] + steps[i]
-        return rest
+        out = [0.0] * (9 * n)
+        r, scale = self.kind.radius, self._scale
+        for i in range(n):
+            a, b = (i, min(i + HOPS, self.last)) if not self.backward else (max(i - HOPS, 0), i)
+            d = None if a == b else math.atan2(t[b][1] - t[a][1], t[b][0] - t[a][0])
+            for k in range(_EXACT, HEADINGS):
+                ang = self.start_heading if k == _EXACT else heading_angle(k)
+                turn = 0.0 if d is None or ang is None else abs(math.remainder(ang - d, 2.0 * math.pi)) * r
+                out[_node(i, k)] = (rest[i] + turn) * scale
+        return out
 
-    def _direction(self, i: int) -> float | None:
-        """The path's direction of travel at index i (radians), over up to three points."""
-        a, b = (i, min(i + HOPS, self.last)) if not self.backward else (max(i - HOPS, 0), i)
-        if a == b:
-            return None
-        (ax, ay), (bx, by) = self.tiles[a], self.tiles[b]
-        return math.atan2(by - ay, bx - ax)
-
-    def _h(self, s: Stop) -> float:
-        d = self._dirs[s.index]
-        turn = 0.0
-        if d is not None:
-            ang = self.start_heading if s.heading == _EXACT else heading_angle(s.heading)
-            turn = abs(math.remainder((ang or 0.0) - d, 2.0 * math.pi)) * self.kind.radius
-        return (self._h_rest[s.index] + turn) * self._scale
-
-    def _push(self, s: Stop, g: float, parent: Stop | None) -> None:
-        old = self._g.get(s)
+    def _push(self, node: int, g: float, parent: int) -> None:
+        old = self._g.get(node)
         if old is not None and old <= g:
             return
-        self._g[s], self._parent[s] = g, parent
-        self._seq += 1
-        heappush(self._open, (g + self._h(s), self._seq, s))
+        self._g[node], self._parent[node] = g, parent
+        heappush(self._open, (g + self._hv[node], node))
 
-    def _done(self, s: Stop) -> bool:
+    def _done(self, node: int) -> bool:
+        i, k = divmod(node, 9)
         if not self.backward:
-            return s.index == self.last and s.heading in self.goal_headings
-        if s.index != 0:
+            return i == self.last and k - 1 in self.goal_headings
+        if i != 0:
             return False
-        k0 = lattice_heading(self.start_heading)
-        return self.start_heading is None or s.heading == (_EXACT if k0 is None else k0)
+        return self.start_heading is None or k - 1 == (_EXACT if self._k0 is None else self._k0)
 
     def _expand(self, budget: int) -> None:
         heap, closed, g = self._open, self._closed, self._g
         sign = -1 if self.backward else 1
+        give_up = self.give_up
         n = 0
         while n < budget:
             if not heap:
                 self._finish(Status.NO_PATH, None)
                 return
-            _f, _seq, s = heappop(heap)
-            if s in closed:
+            _f, node = heappop(heap)
+            if node in closed:
                 continue
-            far = self.farthest
-            if far is not None and self.give_up is not None and sign * (far.index - s.index) >= self.give_up:
+            far = self._far // 9
+            if self._far >= 0 and give_up is not None and sign * (far - node // 9) >= give_up:
                 self._finish(Status.NO_PATH, None)  # Pinter: searched back six points: give up
                 return
-            closed.add(s)
+            closed.add(node)
             n += 1
             self.expanded += 1
-            if far is None or sign * (s.index - far.index) > 0:
-                self.farthest = s
-            if self._done(s):
-                self._end_stop = s
+            if self._far < 0 or sign * (node // 9 - far) > 0:
+                self._far = node
+            if self._done(node):
+                self._end = node
                 self._finish(Status.FOUND, None)
                 return
-            gs = g[s]
-            for child, cost in self._children(s):
+            gs = g[node]
+            push = self._push
+            for child, cost in (self._children_back(node) if self.backward else self._children(node)):
                 if child not in closed:
-                    self._push(child, gs + cost, s)
+                    push(child, gs + cost, node)
 
-    def _children(self, s: Stop) -> list[tuple[Stop, float]]:
-        out: list[tuple[Stop, float]] = []
-        tiles, step = self.tiles, (-1 if self.backward else 1)
-        k0 = lattice_heading(self.start_heading)
-        x, y = s.tile
-        for j in range(s.index + step, s.index + step * (AHEAD + 1), step):
-            if not 0 <= j <= self.last:
-                break
-            tj = tiles[j]
-            if max(abs(tj[0] - x), abs(tj[1] - y)) > HOPS:
+    def _group(self, h: int, dx: int, dy: int, reverse: bool) -> tuple[int, int, list[tuple[int, int, float, tuple]]]:
+        """The 8 table moves at one offset: from heading h to each end heading e, or (reverse)
+        from each start heading e to end heading h; their masks' union and intersection, and
+        per move (e, mask, cost before terrain, key)."""
+        gkey = (h if not reverse else h + HEADINGS, dx, dy)
+        found = self._groups.get(gkey)
+        if found is None:
+            items = []
+            for e in range(HEADINGS):
+                key = (h, dx, dy, e) if not reverse else (e, dx, dy, h)
+                ent = self.table.entries[key]
+                items.append((e, ent.mask, ent.move.cost, key))
+            union, inter = 0, -1
+            for it in items:
+                union |= it[1]
+                inter &= it[1]
+            found = self._groups[gkey] = (union, inter, items)
+        return found
+
+    def _legal(self, tile: tuple[int, int], group: tuple[int, int, list[tuple[int, int, float, tuple]]],
+               only: int | None) -> list[tuple[int, float]]:
+        """The legal moves of a group from ``tile`` (all, or only end/start heading ``only``):
+        one test drops or passes all 8 where it can, else one ``mask & window`` each."""
+        union, inter, items = group
+        t = tile[1] * self.windows.width + tile[0]
+        win = self.windows.window(t)
+        if inter & win:
+            return []
+        uniform = self.windows.uniform
+        out = []
+        for e, mask, cost, key in items:
+            if (only is not None and e != only) or (union & win and mask & win):
                 continue
-            if not self.backward:
-                for e in range(HEADINGS):
-                    cost = self._hop(s.tile, s.heading, tj, e)
-                    if cost is not None:
-                        out.append((Stop(j, tj, e), cost))
-                continue
-            if j == 0 and self.start_heading is not None and k0 is None:
-                cost = self._hop(tj, _EXACT, s.tile, s.heading)  # into the exact start pose
-                if cost is not None:
-                    out.append((Stop(0, tj, _EXACT), cost))
-                continue
-            for e in (range(HEADINGS) if j or k0 is None else (k0,)):
-                cost = self._hop(tj, e, s.tile, s.heading)  # the forward motion it stands for
-                if cost is not None:
-                    out.append((Stop(j, tj, e), cost))
+            if uniform is not None:
+                out.append((e, cost * uniform))
+            else:
+                costs = self.windows.costs(t)
+                out.append((e, math.fsum(costs[bit] * w for bit, w in self.table.weights_by_bit(key))))
         return out
 
-    def _hop(self, a: tuple[int, int], h: int, b: tuple[int, int], e: int) -> float | None:
-        """The cost of the forward hop from tile a at heading h to tile b at heading e, or None
-        when the body hits a wall on it (table mask, or the exact test from the exact pose)."""
-        if h == _EXACT:
-            path = self._exact_path(a, b, e)
-            if path is None:
-                return None
-            grid = self.tilemap.cost_grid
-            return math.fsum(float(grid[cy, cx]) * w for (cx, cy), w in centre_cells(path, 1.0).items())
-        ent = self.table.entries[(h, b[0] - a[0], b[1] - a[1], e)]
-        tile = a[1] * self.windows.width + a[0]
-        if ent.mask & self.windows.window(tile):
-            return None
-        uniform = self.windows.uniform
-        if uniform is not None:
-            return ent.move.cost * uniform
-        costs = self.windows.costs(tile)
-        key = (h, b[0] - a[0], b[1] - a[1], e)
-        return math.fsum(costs[bit] * w for bit, w in self.table.weights_by_bit(key))
+    def _children(self, node: int) -> list[tuple[int, float]]:
+        """Forward: the hops from (i, h) to the points ahead within three tiles."""
+        i, k = divmod(node, 9)
+        h = k - 1
+        tiles = self.tiles
+        x, y = tiles[i]
+        out: list[tuple[int, float]] = []
+        for j in range(i + 1, min(i + AHEAD, self.last) + 1):
+            tj = tiles[j]
+            dx, dy = tj[0] - x, tj[1] - y
+            if max(abs(dx), abs(dy)) > HOPS:
+                continue
+            if h == _EXACT:
+                for e in range(HEADINGS):
+                    cost = self._exact_cost(tj, e)
+                    if cost is not None:
+                        out.append((_node(j, e), cost))
+                continue
+            out += [(_node(j, e), c) for e, c in self._legal(tiles[i], self._group(h, dx, dy, False), None)]
+        return out
 
-    def _exact_path(self, a: tuple[int, int], b: tuple[int, int], e: int) -> Path | None:
-        key = Stop(-1, b, e)
+    def _children_back(self, node: int) -> list[tuple[int, float]]:
+        """Backward: the points one to three tiles before i; a hop (i, h) -> (j, e) is the
+        forward move (j, e) -> (i, h), checked from tile j."""
+        i, k = divmod(node, 9)
+        h = k - 1
+        tiles = self.tiles
+        x, y = tiles[i]
+        out: list[tuple[int, float]] = []
+        for j in range(i - 1, max(i - AHEAD, 0) - 1, -1):
+            tj = tiles[j]
+            dx, dy = x - tj[0], y - tj[1]
+            if max(abs(dx), abs(dy)) > HOPS:
+                continue
+            if j == 0 and self.start_heading is not None and self._k0 is None:
+                cost = self._exact_cost(tiles[i], h)  # into the exact start pose
+                if cost is not None:
+                    out.append((_node(0, _EXACT), cost))
+                continue
+            only = self._k0 if j == 0 else None
+            out += [(_node(j, e), c) for e, c in self._legal(tj, self._group(h, dx, dy, True), only)]
+        return out
+
+    def _exact_cost(self, b: tuple[int, int], e: int) -> float | None:
+        """The cost of the hop from the exact start pose to tile b at heading e (None: hits)."""
+        path = self._exact_path(b, e)
+        if path is None:
+            return None
+        grid = self.tilemap.cost_grid
+        return math.fsum(float(grid[cy, cx]) * w for (cx, cy), w in centre_cells(path, 1.0).items())
+
+    def _exact_path(self, b: tuple[int, int], e: int) -> Path | None:
+        """The shortest curve from the exact start pose to tile b at heading e, if it is clear
+        (the exact swept-disc test); computed once."""
+        key = (b, e)
         if key not in self._exact:
+            a = self.tiles[0]
             assert self.start_heading is not None
             p0 = Pose(a[0] + 0.5, a[1] + 0.5, self.start_heading)
             path = best_curve(p0, Pose(b[0] + 0.5, b[1] + 0.5, heading_angle(e)), self.kind)
@@ -277,16 +323,25 @@ class Smoothing48(SteppedSearch):
         return self._exact[key]
 
     def _finish(self, status: Status, goal: int | None) -> None:
-        """End with ``status`` (found: at ``_end_stop``); ``goal`` is unused (node ids are stops)."""
+        """End with ``status`` (found: at ``_end``); ``goal`` is unused (the end is a state)."""
         self.status = status
-        end = self._end_stop if status == Status.FOUND else None
-        self._end_stop = end
-        if end is not None:
-            self.cost = self._g[end]
-            self.farthest = end
+        if status != Status.FOUND:
+            self._end = -1
+        else:
+            self.cost = self._g[self._end]
+            self._far = self._end
         self._open = []
 
     # -- what it found ------------------------------------------------------------------------
+    def _stop(self, node: int) -> Stop:
+        i, k = divmod(node, 9)
+        return Stop(i, self.tiles[i], k - 1)
+
+    @property
+    def farthest(self) -> Stop | None:
+        """The farthest point expanded (the goal once found)."""
+        return None if self._far < 0 else self._stop(self._far)
+
     @property
     def failure(self) -> Stop | None:
         """Where a failed pass got stuck: the farthest point it expanded (None if it found)."""
@@ -296,11 +351,11 @@ class Smoothing48(SteppedSearch):
     def stops(self) -> list[Stop]:
         """The legal chain to the goal (found) or to the failure point, in travel order (start
         to the failure point forward; the failure point to the goal backward)."""
-        s = self._end_stop or self.farthest
+        node = self._end if self._end >= 0 else self._far
         chain: list[Stop] = []
-        while s is not None:
-            chain.append(s)
-            s = self._parent.get(s)
+        while node >= 0:
+            chain.append(self._stop(node))
+            node = self._parent.get(node, -1)
         return chain if self.backward else chain[::-1]
 
     def pose(self, s: Stop) -> Pose:
@@ -312,7 +367,7 @@ class Smoothing48(SteppedSearch):
     def hop_path(self, a: Stop, b: Stop) -> Path:
         """The curve of the hop from stop a to stop b (in travel order), as checked."""
         if a.heading == _EXACT:
-            found = self._exact_path(a.tile, b.tile, b.heading)
+            found = self._exact_path(b.tile, b.heading)
             assert found is not None
             return found
         ent = self.table.entries[(a.heading, b.tile[0] - a.tile[0], b.tile[1] - a.tile[1], b.heading)]
