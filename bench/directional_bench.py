@@ -20,7 +20,8 @@ Per turning radius (a unit 1 tile wide by default):
 - each method answers one untimed query per window first (``setup_ms``: the map's windows,
   clearance and region labels), then every solvable query, interleaved method by method;
   ``ms`` is the wall time of ``plan()`` (options, heuristic, search, path, the exact legality
-  check), ``expanded`` the states expanded, ``exp/ms`` the expansions per millisecond of the
+  check) and ``cpu_ms`` this process's CPU time over it (``time.process_time``: what other work on
+  a shared machine does not inflate), ``expanded`` the states expanded, ``exp/ms`` the expansions per millisecond of the
   search loop itself (``result.ms``).
 
 Every answer is checked: a found path must be legal (the independent swept-disc test), and the
@@ -106,31 +107,35 @@ def table_times(radius: float, width: float, builds: int) -> list[dict]:
     forget_tables()
     build_table(UnitKind(width, radius + 0.5, Neighbourhood.D8))  # untimed: first calls into numpy and the code
     for nb, method in zip(Neighbourhood, METHODS):
-        times, table = [], None
+        times, cpu, table = [], [], None
         for _ in range(builds):
             forget_tables()
+            c0 = time.process_time()
             table = build_table(UnitKind(width, radius, nb))
+            cpu.append((time.process_time() - c0) * 1000.0)
             times.append(table.build_ms)
         assert table is not None
-        rows.append({"method": method, "build_ms": statistics.median(times), "moves": len(table.entries),
+        rows.append({"method": method, "build_ms": statistics.median(times), "cpu_ms": statistics.median(cpu),
+                     "moves": len(table.entries),
                      "computed": table.computed, "window": table.size})
     forget_tables()
     forget_curve_tables()
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     curve_table(radius)
-    rows.append({"method": "heuristic", "build_ms": (time.perf_counter() - t0) * 1000.0})
+    rows.append({"method": "heuristic", "build_ms": (time.perf_counter() - t0) * 1000.0,
+                 "cpu_ms": (time.process_time() - c0) * 1000.0})
     return rows
 
 
 def plan_once(tilemap, query, method: str, radius: float, width: float, budget: int | None) -> dict:
     import arcstar
 
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     r = arcstar.plan(tilemap, query[0], query[1], method=method, width=width, radius=radius,
                      max_expansions=budget)
-    ms = (time.perf_counter() - t0) * 1000.0
-    return {"status": str(r.status), "ms": ms, "search_ms": r.ms, "expanded": r.expanded, "cost": r.cost,
-            "legal": r.legal}
+    ms, cpu_ms = (time.perf_counter() - t0) * 1000.0, (time.process_time() - c0) * 1000.0
+    return {"status": str(r.status), "ms": ms, "cpu_ms": cpu_ms, "search_ms": r.ms, "expanded": r.expanded,
+            "cost": r.cost, "legal": r.legal}
 
 
 def summarise(method: str, records: list[dict], setup: list[float]) -> dict:
@@ -139,6 +144,7 @@ def summarise(method: str, records: list[dict], setup: list[float]) -> dict:
     search_ms = sum(r["search_ms"] for r in found)
     return {"method": method, "solvable": len(records), "found": len(found),
             "median_ms": med([r["ms"] for r in found]), "p90_ms": _quantile([r["ms"] for r in found], 0.9),
+            "median_cpu_ms": med([r["cpu_ms"] for r in found]),
             "median_expanded": med([r["expanded"] for r in found]),
             "exp_per_ms": sum(r["expanded"] for r in found) / search_ms if search_ms > 0 else None,
             "failed": len(failed), "failed_median_ms": med([r["ms"] for r in failed]),
