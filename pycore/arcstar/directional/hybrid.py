@@ -113,8 +113,9 @@ class HybridSearch(SteppedSearch):
         self._patch: DirectionalGraph | None = None
         self._smooth_at = 0
         self._smoothed: tuple[list[Pose], list[Path], list[tuple[int, int]], int, Path] | None = None
+        self._fs: list[Stop] = []  # step 4's pieces of the forward and the backward chain
+        self._bs: list[Stop] = []
         graph = unit_graph(tilemap, ASTAR_GRID, self.kind.width)
-        self._graph4 = graph
         self.search: AStar | Smoothing48 | None = AStar(graph, graph.node(*start), [graph.node(*goal)],
                                                         heuristic="manhattan", max_expansions=max_expansions)
 
