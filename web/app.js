@@ -145,8 +145,9 @@ import { Viewport } from './view/viewport.js';
 /**
  * The unit's settings as typed; on_edit: what the unit does when the map is edited under its path.
  * @typedef {{turning: string, radius: string, width: string, art: string, can_reverse: boolean,
- *            on_edit: 'stop' | 'replan', start_heading: string, goal_heading: string}} UnitInput
- * start_heading, goal_heading: degrees as typed, clockwise from east ('' = east / any heading; headings.js)
+ *            on_edit: 'stop' | 'replan', start_heading: string, goal_heading: string, people: boolean}} UnitInput
+ * start_heading, goal_heading: degrees as typed, clockwise from east ('' = east / any heading; headings.js);
+ * people: plan as a person walks (the core's tight radius and turn penalty), where the method charges turns
  */
 
 /**

@@ -277,7 +277,7 @@ export function defaultSearchInput() {
 
 /** The unit's settings as typed when the page opens (a tile path, no body). @returns {UnitInput} */
 export function defaultUnitInput() {
-  return { turning: '', radius: '1.5', width: '', art: '', can_reverse: false, on_edit: 'stop', start_heading: '', goal_heading: '' };
+  return { turning: '', radius: '1.5', width: '', art: '', can_reverse: false, on_edit: 'stop', start_heading: '', goal_heading: '', people: false };
 }
 
 /**

@@ -17,7 +17,7 @@ import { dropReplay, startDrive } from './playback.js';
 import { Replay } from './replay.js';
 import { SegmentPath } from './segments.js';
 import { endOf, readHeadings } from './headings.js';
-import { methodLabel, plansCurves } from './settings.js';
+import { methodLabel, plansCurves, plansForPeople } from './settings.js';
 import { readStages, tilesOfStates } from './view/stages.js';
 import { fixed, fmt, messageOf, plural } from './util.js';
 import { fallbackOf, resultStatus } from './verdict.js';
@@ -48,7 +48,8 @@ function readSettings(app) {
 /**
  * The options of one plan: the search settings with the method asked, and the unit's options
  * for it: a method that plans curves itself takes the unit's width, radius and reversing and no
- * turning method; the others the turning method asked (null: the tile path).
+ * turning method (for people: the core's radius and turn penalty, `people: true`); the others the turning
+ * method asked (null: the tile path).
  * @param {AppState} app
  * @param {ReturnType<typeof readSettings>} settings
  * @param {{method?: string, turning?: string | null, width?: number}} [ask]  a method, a turning method or a width
@@ -58,9 +59,15 @@ function planOptions(app, settings, ask = {}) {
   const method = ask.method ?? settings.options.method;
   const u = { ...settings.unit, width: ask.width ?? settings.unit.width };
   if (plansCurves(app, method)) {
-    /** @type {{width?: number, radius: number, can_reverse: boolean}} */
-    const unit = { radius: u.radius, can_reverse: u.can_reverse };
+    /** @type {{width?: number, radius?: number, can_reverse: boolean, people?: boolean}} */
+    const unit = { can_reverse: u.can_reverse };
     if (u.width !== null) unit.width = u.width;
+    if (app.unitInput.people && plansForPeople(app, method)) {
+      // The core's people values apply only where none is given: send no radius nor turn cost.
+      const { turn_penalty, ...search } = settings.options; // eslint-disable-line no-unused-vars
+      return { options: { ...search, method, ...unit, people: true }, turning: null, curves: method };
+    }
+    unit.radius = u.radius;
     return { options: { ...settings.options, method, ...unit }, turning: null, curves: method };
   }
   const turning = ask.turning === undefined ? u.turning : ask.turning;

@@ -163,6 +163,16 @@ export function plansCurves(app, method) {
 }
 
 /**
+ * Whether a method can plan for people (the core's `people` option: a tight radius and a strong
+ * turn penalty): one that plans curves and charges turns (its `info.limits`).
+ * @param {AppState} app
+ * @param {string} method
+ */
+export function plansForPeople(app, method) {
+  return plansCurves(app, method) && app.limits[method]?.turn_penalty === true;
+}
+
+/**
  * A method's name for people: the lab's own for the methods it has always had, else the core's
  * label from `info.limits`, else the name itself.
  * @param {AppState} app

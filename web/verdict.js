@@ -65,7 +65,7 @@ export function methodMisfit(app, options) {
  * the sentence saying so and why.
  * @param {AppState} app
  * @param {SearchResult} res
- * @param {SearchOptions} options  as sent
+ * @param {{method: string, neighbours: number, diagonal: string}} options  as sent
  * @returns {{ran: string, asked: string, reason: string} | null}
  */
 export function fallbackOf(app, res, options) {
@@ -103,7 +103,9 @@ export function resultStatus(app, res, out, asked) {
   } else if (res.status === 'found' && app.shown?.planned) {
     const limits = out.speedLimits ?? [];
     const slow = limits.length ? ` · slows down in ${plural(limits.length, 'stretch', 'stretches')}` : '';
-    const body = `length ${fixed(out.segmentsLength ?? res.length, 2)}, ${plural(out.turns ?? 0, 'turn')}${slow} · ${stats}`;
+    // A directional path's turns are its arcs (the core counts no corners in it).
+    const turns = out.curves ? '' : `, ${plural(out.turns ?? 0, 'turn')}`;
+    const body = `length ${fixed(out.segmentsLength ?? res.length, 2)}${turns}${slow} · ${stats}`;
     const pivots = out.pivots ?? 0;
     s = pivots
       ? { state: 'found', text: `Path (${out.turning})${before}: the unit stops and pivots in place at ${plural(pivots, 'corner')} (no turning arc there) · ${body}` }

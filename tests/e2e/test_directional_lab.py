@@ -371,3 +371,26 @@ def test_compare_draws_e_as_the_directional_plan(lab: Page):
     lab.get_by_test_id("compare").uncheck()
     lab.get_by_test_id("explored").check()
     lab.get_by_test_id("method").select_option("astar")
+
+
+def test_people_plan_with_the_cores_tight_turns(lab: Page):
+    set_map(lab, HAIRPIN)
+    use(lab, "directional8", radius="1.5", width="1")
+    people = lab.get_by_test_id("people")
+    expect(people).to_be_disabled()  # Directional-8 charges no turns
+    expect(lab.get_by_test_id("turn-penalty")).to_be_disabled()
+    lab.get_by_test_id("method").select_option("directional24")
+    expect(people).to_be_enabled()
+    expect(lab.get_by_test_id("turn-penalty")).to_be_enabled()
+    people.check()
+    expect(lab.get_by_test_id("radius")).to_be_disabled()
+    expect(lab.get_by_test_id("turn-penalty")).to_be_disabled()
+    r = search(lab)
+    assert r["status"] == "found" and r["legal"] is True
+    loaded = parse_ascii("\n".join(HAIRPIN))
+    again = plan(loaded.map, (1, 1), (1, 4), method="directional24", width=1.0, people=True)
+    assert abs(again.segments.length - r["segmentsLength"]) < 1e-6
+    check_segments(r["segments"], HAIRPIN, 1.0, (1, 1), (1, 4))
+    shoot(lab, "people")
+    people.uncheck()
+    expect(lab.get_by_test_id("radius")).to_be_enabled()

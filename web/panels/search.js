@@ -8,7 +8,7 @@
  */
 
 import { label, readOptions } from '../controls.js';
-import { NUMBER_KEYS, lastStep, methodLabel, plansCurves } from '../settings.js';
+import { NUMBER_KEYS, lastStep, methodLabel, plansCurves, plansForPeople } from '../settings.js';
 import { $ } from '../util.js';
 import { methodMisfit } from '../verdict.js';
 
@@ -131,6 +131,15 @@ export function searchPanel(app, engine) {
     const curves = plansCurves(app, options.method);
     const own = `${methodLabel(app, options.method)} plans its own moves (curves between tiles, for the unit's width and radius)`;
     selects.neighbours.disabled = curves;
+    // The turn cost where the method charges turns (its limits), and not for people (the core's own).
+    const lim = app.limits[options.method];
+    const people = app.unitInput.people && plansForPeople(app, options.method);
+    numbers.turn_penalty.disabled = lim?.turn_penalty === false || people;
+    numbers.turn_penalty.title = people
+      ? 'People: the core\'s turn penalty'
+      : lim?.turn_penalty === false
+        ? `${methodLabel(app, options.method)} charges no turns`
+        : 'Added to G at every change of direction (smoother paths, no longer least-cost)';
     selects.neighbours.title = curves ? own : 'Neighbourhood: 4 (straight moves only) or 8 (with diagonals)';
     if (curves) {
       selects.diagonal.disabled = true;
@@ -149,6 +158,7 @@ export function searchPanel(app, engine) {
   app.on('choices', showChoices);
   app.on('options', show);
   app.on('costs', showGuarantee);
+  app.on('unit', show);
   app.on('notes', showSettingsNote);
   app.on('controls', showSettingsNote);
   showChoices();

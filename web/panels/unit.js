@@ -8,7 +8,7 @@
 
 import { ON_EDIT_CHOICES, TURNING_CHOICES, parseUnit, readOptions } from '../controls.js';
 import { readHeadings, setHeading, readHeading } from '../headings.js';
-import { methodLabel, plansCurves } from '../settings.js';
+import { methodLabel, plansCurves, plansForPeople } from '../settings.js';
 import { $ } from '../util.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -21,6 +21,7 @@ const UNIT_IDS = Object.freeze({
   art: 'art',
   can_reverse: 'can-reverse',
   on_edit: 'on-edit',
+  people: 'people',
   start_heading: 'start-heading',
   goal_heading: 'goal-heading',
 });
@@ -34,6 +35,7 @@ export function unitPanel(app) {
   );
   const turning = /** @type {HTMLSelectElement} */ (els.turning);
   const reverse = /** @type {HTMLInputElement} */ (els.can_reverse);
+  const people = /** @type {HTMLInputElement} */ (els.people);
   const errorBox = $('unit-error');
   const speed = /** @type {HTMLInputElement} */ ($('speed'));
   const speedOut = $('speed-out');
@@ -68,7 +70,7 @@ export function unitPanel(app) {
   for (const [k, el] of Object.entries(els)) {
     if (k === 'start_heading' || k === 'goal_heading') continue;
     const typed = () => {
-      input[k] = el === reverse ? reverse.checked : el.value;
+      input[k] = el === reverse || el === people ? /** @type {HTMLInputElement} */ (el).checked : el.value;
       app.emit('unit');
     };
     el.addEventListener('input', typed);
@@ -88,6 +90,7 @@ export function unitPanel(app) {
   function show() {
     for (const [k, el] of Object.entries(els)) {
       if (el === reverse) reverse.checked = app.unitInput.can_reverse;
+      else if (el === people) people.checked = app.unitInput.people;
       else if (el.value !== input[k]) el.value = String(input[k]);
     }
     const unit = parseUnit(app.unitInput);
@@ -97,6 +100,14 @@ export function unitPanel(app) {
     const curves = plansCurves(app, method);
     els.art.disabled = !values.turning || curves;
     turning.disabled = curves;
+    const walks = plansForPeople(app, method);
+    people.disabled = !walks;
+    people.title = walks
+      ? 'Plan as a person walks (Pinter): the core\'s tight turning radius and strong turn penalty replace the radius and the turn cost'
+      : `${methodLabel(app, method)} does not plan for people: choose a directional method that charges turns (Directional-24 or -48)`;
+    const walking = walks && app.unitInput.people;
+    els.radius.disabled = walking;
+    els.radius.title = walking ? 'People: the core\'s tight turning radius' : 'The tightest circle the unit can turn on, in tiles';
     turning.title = curves
       ? `${methodLabel(app, method)} plans legal curves itself: no turning method is applied`
       : 'How the path is made drivable: none is the tile path; the others plan lines and arcs (Pinter)';
