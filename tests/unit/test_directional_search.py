@@ -59,8 +59,8 @@ def test_fast_loop_and_generic_loop_expand_the_same_nodes(case, kind, heuristic,
     assert fast.trace.expanded == generic.trace.expanded
     assert fast.trace.updates == generic.trace.updates
     assert fast.cost == generic.cost and fast.path_nodes == generic.path_nodes
-    # untraced, as plans run it: the same expansions; the folded G list is all inf again after
-    # a finished search and after a cancelled one
+    # untraced, as plans run it: the same expansions; the folded G list is all inf again (and
+    # the H list all -1) after a finished search and after a cancelled one
     plain = DirectionalSearch(graph, heuristic=heuristic, weight=weight, stop=stop)
     plain.run()
     assert plain.expanded == fast.expanded and plain.cost == fast.cost
@@ -69,6 +69,7 @@ def test_fast_loop_and_generic_loop_expand_the_same_nodes(case, kind, heuristic,
     cut.cancel()
     for s in (plain, cut):
         assert all(v == math.inf for v in s._ws.array("directional_g", math.inf))
+        assert all(v == -1.0 for v in s._ws.array("directional_h", -1.0))
 
 
 def test_a_lattice_start_is_its_node_and_an_off_lattice_start_the_extra_one():

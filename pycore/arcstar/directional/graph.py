@@ -128,16 +128,13 @@ class DirectionalGraph:
         if name == "none":
             return lambda node: 0.0
         gh = self.goal_h()
-        node_h, lazy, off = gh.node_h, gh.lazy, self.off_lattice
-        scale, at = gh.scale, lazy.at
+        value, off = gh.value, self.off_lattice
         start_h = gh.start_h(self._start_tile(), self._start_bound()) if self.start_node == off else 0.0
 
         def h_of(node: int) -> float:
             if node == off:
                 return start_h * weight
-            hv = node_h[node]
-            dv = at(node >> 3) * scale
-            return (hv if hv > dv else dv) * weight
+            return value(node) * weight
         return h_of
 
     def admissible(self, name: str, weight: float = 1.0) -> bool:

@@ -126,10 +126,25 @@ def goal_table(radius: float, headings: frozenset[int]) -> np.ndarray:
     return found
 
 
+_GOAL_ROWS: dict[tuple[float, frozenset[int]], list] = {}
+
+
+def goal_rows(radius: float, headings: frozenset[int]) -> list:
+    """``goal_table`` as nested lists, ``[h][oy + reach][ox + reach]`` (what a scalar read wants)."""
+    key = (radius, headings)
+    found = _GOAL_ROWS.get(key)
+    if found is None:
+        if len(_GOAL_ROWS) >= 16:
+            _GOAL_ROWS.pop(next(iter(_GOAL_ROWS)))
+        found = _GOAL_ROWS[key] = goal_table(radius, headings).tolist()
+    return found
+
+
 def forget_curve_tables() -> None:
     """Drop the kept curve tables (the next one is built cold: what a bench measures)."""
     _CURVES.clear()
     _GOAL_TABLES.clear()
+    _GOAL_ROWS.clear()
 
 
 class LazyDistance:
@@ -139,7 +154,7 @@ class LazyDistance:
     def __init__(self, tilemap: TileMap, goal: tuple[int, int]) -> None:
         self.width = w = tilemap.width
         self.height = tilemap.height
-        self._open = (~tilemap.blocked).ravel().tolist()
+        self._open = tilemap.cached("directional:open", lambda: (~tilemap.blocked).ravel().tolist())
         self.dist: list[float] = [-1.0] * (w * tilemap.height)
         start = goal[1] * w + goal[0]
         self.dist[start] = 0.0
@@ -175,25 +190,35 @@ class LazyDistance:
 
 
 class GoalHeuristic:
-    """H for every lattice state toward one goal tile and heading set, on one map version:
-    ``node_h`` (the curve part, per node tile * 8 + heading) and ``lazy`` (the 2-D part)."""
+    """H toward one goal tile and heading set on one map version, per lattice node on demand
+    (``value``): the curve table (nested lists, read by offset and heading) or the straight line
+    beyond it, maxed with the lazy 2-D distance. Nothing per map tile is built up front (a
+    512 x 512 map has 2 M states; building them all cost about 100 ms per new goal)."""
 
     def __init__(self, tilemap: TileMap, goal: tuple[int, int], headings: Iterable[int], radius: float,
                  curves: bool) -> None:
-        w, hgt = tilemap.width, tilemap.height
-        self.scale = scale = tilemap.min_cost()
-        gx, gy = goal
-        ys, xs = np.ogrid[0:hgt, 0:w]
-        h = np.repeat(np.hypot(gx - xs, gy - ys)[:, :, None], HEADINGS, axis=2)
-        if curves:  # the tiles within the table's reach of the goal: a reversed slice of it
-            r = TABLE_REACH
-            table = goal_table(radius, frozenset(headings))  # [h, oy + r, ox + r]
-            x0, x1, y0, y1 = max(0, gx - r), min(w - 1, gx + r), max(0, gy - r), min(hgt - 1, gy + r)
-            part = table[:, gy - y1 + r:gy - y0 + r + 1, gx - x1 + r:gx - x0 + r + 1][:, ::-1, ::-1]
-            window = h[y0:y1 + 1, x0:x1 + 1]
-            np.maximum(window, part.transpose(1, 2, 0), out=window)
-        self.node_h: list[float] = (h * scale).ravel().tolist()
+        self.width = tilemap.width
+        self.scale = tilemap.min_cost()
+        self.gx, self.gy = goal
+        self.reach = TABLE_REACH if curves else -1  # -1: no offset is inside the table
+        self.rows: list = goal_rows(radius, frozenset(headings)) if curves else []  # [h][oy + r][ox + r]
         self.lazy = LazyDistance(tilemap, goal)
+
+    def value(self, node: int) -> float:
+        """H of lattice node ``tile * 8 + heading`` at weight 1, in cost units."""
+        tile = node >> 3
+        y, x = divmod(tile, self.width)
+        ox, oy = self.gx - x, self.gy - y
+        r = self.reach
+        c = math.hypot(ox, oy)
+        if -r <= ox <= r and -r <= oy <= r:
+            t = self.rows[node & 7][oy + r][ox + r]
+            if t > c:
+                c = t
+        d = self.lazy.dist[tile]
+        if d < 0.0:
+            d = self.lazy.at(tile)
+        return (c if c > d else d) * self.scale
 
     def start_h(self, tile: int, curve_lower_bound: float) -> float:
         """H of the off-lattice start: a lower bound computed for it, maxed with the 2-D part."""

@@ -11,8 +11,9 @@ list and those calls were most of a search's time. Here, per expanded node:
   test drops or passes its 8 end headings, and only mixed groups test each child's mask;
 - G folded with the open/closed state in one per-node list (inf: unseen, the best G while open,
   -1 once closed), so a child that is closed or no better costs one read and one compare;
-- H for the few children that improve, inline: the curve table's value for (offset to the goal,
-  heading) read from a flat per-node list, maxed with the lazy 2-D distance of the child's tile.
+- H for the few children that improve, once per node and search (a per-node list like G):
+  ``GoalHeuristic.value``, the curve table's value for (offset to the goal, heading) maxed with
+  the lazy 2-D distance of the child's tile.
 
 Non-uniform terrain and the off-lattice start take ``graph.successors`` (costs summed per tile),
 with the same G, H and heap handling. Same search as the engine's generic loop over the graph:
@@ -75,6 +76,7 @@ class DirectionalSearch(SteppedSearch):
         self._inline = heuristic != "none"
         self._ws = ws = acquire_workspace(graph.node_count)
         self._g = ws.array("directional_g", INF)  # all inf between searches (put back in _finish)
+        self._hc = ws.array("directional_h", -1.0)  # H once computed, -1 before (put back in _finish)
         self._closed: list[int] = []
         self._path: list[int] | None = None
         start = self.start
@@ -96,9 +98,8 @@ class DirectionalSearch(SteppedSearch):
         reached_rule = self.stop == "reached"
         tr = self.trace
         inline, weight, h_of = self._inline, self._weight, self._h
-        if inline:
-            gh = graph.goal_h()
-            node_h, dist, at, scale = gh.node_h, gh.lazy.dist, gh.lazy.at, gh.scale
+        value = graph.goal_h().value if inline else h_of
+        H = self._hc
         tie = TIE
         better: list = []
         add = better.append
@@ -162,15 +163,9 @@ class DirectionalSearch(SteppedSearch):
                 parent[j] = i
                 if tr is not None:
                     tr.updates.extend((j, ng, i))
-                if inline:
-                    hv = node_h[j]
-                    dv = dist[j >> 3]
-                    if dv < 0.0:
-                        dv = at(j >> 3)
-                    dv *= scale
-                    hj = (hv if hv > dv else dv) * weight
-                else:
-                    hj = h_of(j)
+                hj = H[j]
+                if hj < 0.0:  # first time this search: computed once, then read
+                    hj = H[j] = value(j) * weight if inline else h_of(j)
                 entry = (ng + hj + tie * hj, j)  # the key exactly as the engine's open list makes it
                 if held is None:
                     held = entry
@@ -198,13 +193,16 @@ class DirectionalSearch(SteppedSearch):
             self._path = parent_chain(ws.parent, self.start, goal)
         if self.trace is not None:
             self.trace.snapshot(self._h)
-        G = self._g
+        G, H = self._g, self._hc  # every node with a G or an H is closed or on the heap
         for i in self._closed:
             G[i] = INF
+            H[i] = -1.0
         for _key, i in self._heap:
             G[i] = INF
+            H[i] = -1.0
         if self._held is not None:
             G[self._held[1]] = INF
+            H[self._held[1]] = -1.0
         self._heap, self._held, self._closed = [], None, []
         release_workspace(ws)
 
