@@ -30,8 +30,8 @@ from ..maps.tilemap import TileMap
 from ..outcomes import BadInput
 from ..search.graph import check_heuristic
 from .heuristic import GoalHeuristic, dubins_lengths, goal_heuristic
-from .lattice import HEADINGS, STEP, UnitKind, best_curve, dir_table, heading_angle
-from .tables import Group, MapWindows, MotionTable, centre_cells, table_for, windows_for
+from .lattice import HEADINGS, STEP, UnitKind, best_curve, dir_table, heading_angle, move_of
+from .tables import Group, MapWindows, MotionTable, centre_cells, step_cost, table_for, windows_for
 
 
 class DirectionalGraph:
@@ -171,6 +171,7 @@ class DirectionalGraph:
             sx, sy = math.floor(p.x), math.floor(p.y)
             cost_grid = self.tilemap.cost_grid
             penalty = self.kind.reverse_penalty if self.kind.can_reverse else 1.0
+            uniform = self.windows.uniform
             for dx, dy in dir_table(self.kind.neighbourhood.value):
                 x, y = sx + dx, sy + dy
                 if not (0 <= x < w and 0 <= y < h) or not self._fits[y * w + x]:
@@ -179,10 +180,15 @@ class DirectionalGraph:
                     path = best_curve(p, Pose(x + 0.5, y + 0.5, heading_angle(e)), self.kind)
                     if not path_clear(self.tilemap, path, self.kind.width):
                         continue
-                    cost = math.fsum(float(cost_grid[cy, cx]) * wt
-                                     for (cx, cy), wt in centre_cells(path, penalty).items())
-                    if self.turn_penalty:
-                        cost += self.turn_penalty * sum(abs(s.sweep) for s in path.segments if isinstance(s, Arc))
+                    if uniform is not None:  # the table's rule: the move's cost times the one terrain cost
+                        move = move_of(path, self.kind.reverse_penalty)
+                        cost = step_cost(move.cost, move.turn, uniform, self.turn_penalty)
+                    else:
+                        cost = math.fsum(float(cost_grid[cy, cx]) * wt
+                                         for (cx, cy), wt in centre_cells(path, penalty).items())
+                        if self.turn_penalty:
+                            cost += self.turn_penalty * sum(abs(s.sweep) for s in path.segments
+                                                            if isinstance(s, Arc))
                     node = (y * w + x) * HEADINGS + e
                     moves[node] = path
                     self._start_list.append((node, cost))
