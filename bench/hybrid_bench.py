@@ -84,7 +84,8 @@ def measure(name: str, repeats: int, slice_size: int) -> dict:
 
     def stats(rows: list[dict]) -> dict:
         ms = sorted(r["ms"] for r in rows)
-        return {"median_ms": statistics.median(ms), "p90_ms": ms[min(len(ms) - 1, math.ceil(0.9 * len(ms)) - 1)],
+        p90 = ms[min(len(ms) - 1, math.ceil(0.9 * len(ms)) - 1)]
+        return {"median_ms": statistics.median(ms), "best_ms": ms[0], "p90_ms": p90,
                 "expanded": statistics.median(r["expanded"] for r in rows)}
 
     return {"figure": name, "pinter_ms": PINTER_MS[name], "radius": fig.radius, "cold_ms": cold["ms"],

@@ -27,6 +27,8 @@ NOTES = [
     "cold: the first query with every hit-check and heuristic table dropped and a fresh map (table builds "
     "included); warm: the same map again (its windows, regions and the goal's heuristic kept); fresh map: a new "
     "copy of the map per query (the unit kind's tables kept)",
+    "met?: the warm median below Pinter's time; best: the fastest warm query (least disturbed by other work on "
+    "the machine)",
     "stages: the hybrid's steps the query ran (Figure 21b's A* is not misled, so no Directional-8 patch); "
     "Pinter's times are his 2001 machine's, quoted from the article",
 ]
@@ -42,14 +44,16 @@ def finish(res: SectionResult, result: dict, runtime: str, judged: bool) -> Sect
         met = ""
         if judged:
             met = "yes" if f["warm"]["median_ms"] < f["pinter_ms"] else "**no**"
-        rows.append([f["figure"], " + ".join(f["stages"]), fmt_ms(f["cold_ms"]), fmt_ms(f["warm"]["median_ms"]),
-                     fmt_ms(f["warm"]["p90_ms"]), fmt_ms(f["fresh"]["median_ms"]), fmt_num(f["warm"]["expanded"]),
+        warm = f["warm"]
+        rows.append([f["figure"], " + ".join(f["stages"]), fmt_ms(f["cold_ms"]), fmt_ms(warm["median_ms"]),
+                     fmt_ms(warm["best_ms"]), fmt_ms(warm["p90_ms"]), fmt_ms(f["fresh"]["median_ms"]),
+                     fmt_num(warm["expanded"]),
                      f"{f['length']:.1f}", f"< {f['pinter_ms']:g}", met])
         wrong += len(f["wrong"])
         res.notes += [f"{runtime}: WRONG: {w}" for w in f["wrong"]]
     res.tables.append(Table(f"{runtime}: the hybrid on Pinter's figures",
-                            ["figure", "stages", "cold ms", "warm median ms", "warm p90 ms", "fresh-map median ms",
-                             "expanded", "length", "Pinter ms", "met?"], rows))
+                            ["figure", "stages", "cold ms", "warm median ms", "warm best ms", "warm p90 ms",
+                             "fresh-map median ms", "expanded", "length", "Pinter ms", "met?"], rows))
     rt = result["runtime"]
     res.notes = [f"runtime: Python {rt.get('python')}" + (f", Pyodide {rt['pyodide']}" if rt.get("pyodide") else "")
                  + f", numpy {rt.get('numpy')}, arcstar {rt.get('arcstar')} ({core_name()})"] + NOTES + res.notes
