@@ -17,6 +17,12 @@ Per figure, a unit 1 tile wide of the figure's turning radius, ``plan(method="hy
 
 Every answer is checked: found, legal by the independent exact swept-disc test, and made by the
 hybrid itself (not its Directional-24 fallback).
+
+**Windows** (when the request names maps): the hybrid beside Directional-24 on 60 x 60 windows of
+the Moving AI maps (``directional_bench``'s windows and queries), per radius: how many each
+finds, how many of the hybrid's came from its fallback, and the median wall time of each over
+the queries both found. A found path must be legal, and the hybrid must find every query
+Directional-24 finds (its fallback is Directional-24).
 """
 
 from __future__ import annotations
@@ -27,8 +33,10 @@ import statistics
 import time
 
 try:
+    from bench import directional_bench as dbench
     from bench import search_bench as sb
 except ImportError:  # Pyodide: bench/'s files sit on sys.path themselves
+    import directional_bench as dbench
     import search_bench as sb
 
 FIGURES = ["figure20", "figure21a", "figure21b"]
@@ -93,12 +101,58 @@ def measure(name: str, repeats: int, slice_size: int) -> dict:
             "wrong": wrong}
 
 
+def compare(request: dict, radius: float, progress=None) -> dict:
+    """The hybrid beside Directional-24 on Moving AI windows at one radius."""
+    import random
+
+    import arcstar
+
+    rng = random.Random(request["seed"])
+    wins = dbench.windows(request["data_dir"], request["maps"], request["windows_per_map"], 60, 0.45, rng)
+    rows: list[dict] = []
+    wrong: list[str] = []
+    for label, tilemap in wins:
+        if progress:
+            progress(f"hybrid windows, radius {radius:g}: {label}")
+        queries = dbench.queries(tilemap, 1.0, request["queries_per_window"] + 1, 12, rng)
+        for method in ("hybrid", "directional24"):  # untimed: the window's own tables and labels
+            if queries:
+                arcstar.plan(tilemap, *queries[0], method=method, width=1.0, radius=radius,
+                             max_expansions=request["max_expansions"])
+        for start, goal in queries[1:]:
+            row = {}
+            for method in ("hybrid", "directional24"):
+                t0 = time.perf_counter()
+                r = arcstar.plan(tilemap, start, goal, method=method, width=1.0, radius=radius,
+                                 max_expansions=request["max_expansions"])
+                row[method] = {"ms": (time.perf_counter() - t0) * 1000.0, "found": r.status == "found",
+                               "by": r.method}
+                if r.status == "found" and not r.legal:
+                    wrong.append(f"{label} {start} -> {goal}: {method} returned an illegal path")
+            if row["directional24"]["found"] and not row["hybrid"]["found"]:
+                wrong.append(f"{label} {start} -> {goal}: directional24 found a path, the hybrid none")
+            rows.append(row)
+    both = [r for r in rows if r["hybrid"]["found"] and r["directional24"]["found"]]
+
+    def median(method: str) -> float | None:
+        return statistics.median(r[method]["ms"] for r in both) if both else None
+
+    return {"radius": radius, "windows": len(wins), "queries": len(rows),
+            "found": {m: sum(r[m]["found"] for r in rows) for m in ("hybrid", "directional24")},
+            "fallbacks": sum(r["hybrid"]["found"] and r["hybrid"]["by"] != "hybrid" for r in rows),
+            "median_ms": {m: median(m) for m in ("hybrid", "directional24")}, "wrong": wrong}
+
+
 def run_request(request: dict, progress=None) -> dict:
-    out = {"runtime": sb.runtime(), "slice": request["slice"], "repeats": request["repeats"], "figures": []}
+    out = {"runtime": sb.runtime(), "slice": request["slice"], "repeats": request["repeats"], "figures": [],
+           "windows": []}
     for name in request.get("figures", FIGURES):
         if progress:
             progress(f"hybrid: {name}")
         out["figures"].append(measure(name, request["repeats"], request["slice"]))
+    if request.get("maps"):
+        for radius in request["radii"]:
+            out["windows"].append(compare(request, radius, progress))
     return out
 
 

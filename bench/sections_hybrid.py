@@ -17,9 +17,11 @@ from pathlib import Path
 
 from bench import common
 from bench.common import BENCH, ROOT, BenchError, Context, SectionResult, Table, fmt_ms, fmt_num
-from bench.sections_search import core_name, pyodide_package_dir, pyodide_runtime_dir
+from bench.sections_directional import MAPS, QUICK_MAPS
+from bench.sections_search import core_name, need_data, pyodide_package_dir, pyodide_runtime_dir
 
 SLICE = 256  # units per PlanJob.step, as a worker slice
+RADII = [1.0, 1.5, 3.0]
 
 NOTES = [
     "a unit 1 tile wide, turning radius 1 tile; plan(method='hybrid') as a PlanJob stepped in slices of "
@@ -29,13 +31,19 @@ NOTES = [
     "copy of the map per query (the unit kind's tables kept)",
     "met?: the warm median below Pinter's time; best: the fastest warm query (least disturbed by other work on "
     "the machine)",
+    "windows: directional_bench's 60x60 windows and queries (start and goal at least 12 tiles apart, start "
+    "facing a lattice heading, goal at any heading); medians over the queries both methods found, one untimed "
+    "query per window and method first",
     "stages: the hybrid's steps the query ran (Figure 21b's A* is not misled, so no Directional-8 patch); "
     "Pinter's times are his 2001 machine's, quoted from the article",
 ]
 
 
 def make_request(ctx: Context) -> dict:
-    return {"repeats": 5 if ctx.quick else 25, "slice": SLICE}
+    return {"repeats": 5 if ctx.quick else 25, "slice": SLICE, "data_dir": str(need_data()),
+            "maps": ctx.maps or (QUICK_MAPS if ctx.quick else MAPS), "windows_per_map": 1 if ctx.quick else 2,
+            "queries_per_window": ctx.per_map or (4 if ctx.quick else 6), "radii": RADII, "seed": ctx.seed,
+            "max_expansions": 200_000}
 
 
 def finish(res: SectionResult, result: dict, runtime: str, judged: bool) -> SectionResult:
@@ -54,6 +62,19 @@ def finish(res: SectionResult, result: dict, runtime: str, judged: bool) -> Sect
     res.tables.append(Table(f"{runtime}: the hybrid on Pinter's figures",
                             ["figure", "stages", "cold ms", "warm median ms", "warm best ms", "warm p90 ms",
                              "fresh-map median ms", "expanded", "length", "Pinter ms", "met?"], rows))
+    w_rows = []
+    for w in result.get("windows", []):
+        h, d = w["median_ms"]["hybrid"], w["median_ms"]["directional24"]
+        found = w["found"]
+        w_rows.append([f"{w['radius']:g}", w["windows"], w["queries"], found["directional24"], found["hybrid"],
+                       w["fallbacks"], fmt_ms(h), fmt_ms(d), "-" if not h or not d else f"{d / h:.1f}x"])
+        wrong += len(w["wrong"])
+        res.notes += [f"{runtime}: WRONG: {x}" for x in w["wrong"]]
+    if w_rows:
+        res.tables.append(Table(f"{runtime}: the hybrid beside Directional-24 on 60x60 Moving AI windows",
+                                ["radius", "windows", "queries", "directional24 found", "hybrid found",
+                                 "of those by its fallback", "hybrid median ms", "directional24 median ms",
+                                 "hybrid faster by"], w_rows))
     rt = result["runtime"]
     res.notes = [f"runtime: Python {rt.get('python')}" + (f", Pyodide {rt['pyodide']}" if rt.get("pyodide") else "")
                  + f", numpy {rt.get('numpy')}, arcstar {rt.get('arcstar')} ({core_name()})"] + NOTES + res.notes
@@ -80,7 +101,7 @@ def hybrid_pyodide(ctx: Context) -> SectionResult:
         raise BenchError("node is not on PATH")
     with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:
         config = {"pyodide_dir": str(pyodide_runtime_dir(ctx)), "package_cache_dir": str(pyodide_package_dir(ctx)),
-                  "pycore": str(common.PYCORE), "bench": str(BENCH), "data_dir": tmp, "wheels": [],
+                  "pycore": str(common.PYCORE), "bench": str(BENCH), "data_dir": str(need_data()), "wheels": [],
                   "module": "hybrid_bench", "request": make_request(ctx)}
         cfg = Path(tmp) / "config.json"
         cfg.write_text(json.dumps(config))

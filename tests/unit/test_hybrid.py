@@ -205,22 +205,23 @@ def test_targets_and_budget_are_refused():
     assert e.value.field == "budget"
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(walls=st.lists(st.tuples(st.integers(1, 14), st.integers(1, 10)), max_size=45),
-       heading=st.integers(0, 7), radius=st.sampled_from([0.6, 1.0, 1.5]))
-def test_random_maps_a_hybrid_path_is_legal(walls, heading, radius):
+       heading=st.integers(0, 7), radius=st.sampled_from([0.6, 1.0, 1.5]), width=st.sampled_from([1.0, 1.5]),
+       reverse=st.booleans())
+def test_random_maps_a_hybrid_path_is_legal(walls, heading, radius, width, reverse):
     b = np.zeros((12, 16), dtype=bool)
     b[0, :] = b[-1, :] = b[:, 0] = b[:, -1] = True
     for x, y in walls:
         b[y, x] = True
-    b[2, 2] = b[9, 13] = False
+    b[1:4, 1:4] = b[8:11, 12:15] = False  # room for the wider unit at the start and the goal
     m = TileMap.from_blocked(b)
     r = run(PlanJob(m, (2, 2, heading * math.pi / 4), (13, 9),
-                    PlanOptions.from_dict({"method": "hybrid", "width": 1.0, "radius": radius,
-                                           "max_expansions": 20_000})))
+                    PlanOptions.from_dict({"method": "hybrid", "width": width, "radius": radius,
+                                           "can_reverse": reverse, "max_expansions": 20_000})))
     assert r.method in ("hybrid", "directional24")
     if r.status == "found":
-        assert r.legal and path_clear(m, r.segments, 1.0)
+        assert r.legal and path_clear(m, r.segments, width)
         p0 = r.segments.start_pose()
         assert (p0.x, p0.y) == (2.5, 2.5)
         assert abs(math.remainder(p0.heading - heading * math.pi / 4, 2 * math.pi)) < 1e-9
