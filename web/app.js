@@ -97,8 +97,8 @@ import { Viewport } from './view/viewport.js';
  * @property {(v: number) => string} format  how its scores are written
  * @property {string | null} [curves]  the method that planned the curves itself: its `path` lists the lattice
  *   states passed, not neighbouring tiles (drawn as such, never as a line)
- * @property {Uint8Array | null} [states]  the directional states seen, at (y * width + x) * 8 + k: 0 unseen,
- *   1 open, 2 closed; heading k = k x 45 degrees clockwise from east (when the core sends them)
+ * @property {import('./view/stages.js').Fans | null} [fans]  the directional states seen, per tile and heading
+ *   (when the service sends them)
  * @property {import('./view/stages.js').Stages | null} [stages]  the hybrid's stages (when the core sends them)
  */
 

@@ -18,7 +18,7 @@ import { Replay } from './replay.js';
 import { SegmentPath } from './segments.js';
 import { endOf, readHeadings } from './headings.js';
 import { methodLabel, plansCurves, plansForPeople } from './settings.js';
-import { readStages, tilesOfStates } from './view/stages.js';
+import { readFans, readStages, tilesOfFans } from './view/stages.js';
 import { fixed, fmt, messageOf, plural } from './util.js';
 import { fallbackOf, resultStatus } from './verdict.js';
 
@@ -268,9 +268,9 @@ function showResult(app, res, asked) {
   let player = null;
   const m = app.model;
   const sized = asked.width === m.width && asked.height === m.height;
-  // Asked of the core (see the typedef of SearchResult): read as unknown until the service sends them.
-  const extra = /** @type {{explored_headings?: unknown, stages?: unknown}} */ (res);
-  const states = sized && extra.explored_headings instanceof Uint8Array ? extra.explored_headings : null;
+  // Asked of the service (heading_fans, stages): read as unknown, and checked, until it sends them.
+  const extra = /** @type {{heading_fans?: unknown, stages?: unknown}} */ (res);
+  const fans = sized ? readFans(extra.heading_fans, m.width * m.height) : null;
   if (res.trace && asked.width === m.width && asked.height === m.height) {
     try {
       player = new Replay(/** @type {any} */ (res.trace), m.width, m.height);
@@ -282,9 +282,9 @@ function showResult(app, res, asked) {
   out.replay = !!player;
   app.result = out;
   app.shown = {
-    explored: player ? player.status : (res.explored ?? (states ? tilesOfStates(states, m.width * m.height) : null)),
+    explored: player ? player.status : (res.explored ?? (fans ? tilesOfFans(fans) : null)),
     curves,
-    states,
+    fans,
     stages: readStages(extra.stages),
     scores: player,
     path,

@@ -100,5 +100,6 @@ export function cssVariables() {
   }
   for (const [name, c] of Object.entries(COLORS.terrain)) vars[`--c-terrain-${name}`] = css(c);
   for (const [name, c] of Object.entries(COMPARE_COLORS)) vars[`--c-compare-${name}`] = c;
+  for (const [name, c] of Object.entries(STAGE_COLORS)) vars[`--c-stage-${name}`] = c;
   return vars;
 }

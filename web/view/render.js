@@ -66,7 +66,9 @@ export class Renderer {
     this.lesterView = lester;
     if (search.explored && sw > 0 && sh > 0) {
       const overlay = this.images.overlayImage(model.width, model.height, search.explored, search.step);
-      ctx.globalAlpha = (stale ? 0.35 : 1) * (lester ? 0.28 : 1);
+      // Under heading fans the tiles are only a tint: the spokes say which states.
+      const fanned = !!search.fans && ts >= 12;
+      ctx.globalAlpha = (stale ? 0.35 : 1) * (lester ? 0.28 : fanned ? 0.4 : 1);
       ctx.drawImage(overlay, x0, y0, sw, sh, x0 * ts, y0 * ts, sw * ts, sh * ts);
       ctx.globalAlpha = 1;
     }
@@ -78,7 +80,7 @@ export class Renderer {
       const format = app.shown.format;
       drawLester(ctx, ts, range, { width: model.width, explored: search.explored, scores: search.scores, format, stale }, this.drawn);
     }
-    if (search.states && !lester) drawHeadingFans(ctx, ts, range, model.width, search.states, stale ? 0.4 : 0.9);
+    if (search.fans && !lester) drawHeadingFans(ctx, ts, range, model.width, search.fans, stale ? 0.4 : 0.9);
     if (search.current >= 0) drawCurrentTile(ctx, ts, search.current, model.width);
     const plans = app.compare.on ? app.compare.plans : null;
     if (plans) drawComparison(ctx, ts, plans);
@@ -118,7 +120,7 @@ function searchOnMap(app) {
     path: atEnd && shown?.path.length ? shown.path : null,
     planned: atEnd ? (shown?.planned ?? null) : null,
     curves: shown?.curves ?? null,
-    states: player ? null : (shown?.states ?? null),
+    fans: player ? null : (shown?.fans ?? null),
     stages: atEnd ? (shown?.stages ?? null) : null,
   };
 }

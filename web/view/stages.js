@@ -3,7 +3,7 @@
  * Drawing a directional search: per tile, a fan of the headings whose states were opened (green)
  * and closed (blue), and the hybrid's stages in their own colours (its 4-neighbour A* path, the
  * Smoothing48 passes forward and backward with the points where each gave up, the Directional-8
- * patch between them). Both are drawn only when the result carries them (`explored_headings`,
+ * patch between them). Both are drawn only when the result carries them (`heading_fans`,
  * `stages`); a result without them shows its explored tiles, or nothing.
  *
  * Tile units scaled by `ts` CSS px, the map's corner at the context's origin; heading k of the
@@ -159,16 +159,38 @@ function cross(ctx, ts, at, width) {
 }
 
 /**
- * Per visible tile, the fan of headings whose states the search saw: a closed state is a blue
- * spoke, an open one a green spoke. Too small to read below 12 px a tile: then not drawn.
+ * A directional search's states per tile, as the core folds its trace
+ * (`DirectionalGraph.heading_fans`): one byte per tile, row-major, bit k set when the state (tile,
+ * heading k) was put on the open list (`opened`) or expanded (`closed`); heading k points k x 45
+ * degrees clockwise from east.
+ * @typedef {{opened: Uint8Array, closed: Uint8Array}} Fans
+ */
+
+/**
+ * The heading fans of a result (its `heading_fans`), checked against the map's size; null when
+ * there are none or they do not fit.
+ * @param {unknown} raw
+ * @param {number} tiles  width x height
+ * @returns {Fans | null}
+ */
+export function readFans(raw, tiles) {
+  if (!raw || typeof raw !== 'object') return null;
+  const { opened, closed } = /** @type {{opened?: unknown, closed?: unknown}} */ (raw);
+  const fits = (/** @type {unknown} */ a) => a instanceof Uint8Array && a.length === tiles;
+  return fits(opened) && fits(closed) ? { opened: /** @type {Uint8Array} */ (opened), closed: /** @type {Uint8Array} */ (closed) } : null;
+}
+
+/**
+ * Per visible tile, the fan of headings whose states the search saw: an expanded state is a blue
+ * spoke, one still open a green spoke. Too small to read below 12 px a tile: then not drawn.
  * @param {CanvasRenderingContext2D} ctx
  * @param {number} ts
  * @param {[number, number, number, number]} range  visible tiles [x0, y0, x1, y1), x1/y1 exclusive
  * @param {number} width  the map's width in tiles
- * @param {Uint8Array} states  per (tile, heading k), at (y * width + x) * 8 + k: 0 unseen, 1 open, 2 closed
+ * @param {Fans} fans
  * @param {number} alpha
  */
-export function drawHeadingFans(ctx, ts, range, width, states, alpha) {
+export function drawHeadingFans(ctx, ts, range, width, fans, alpha) {
   if (ts < 12) return;
   const [x0, y0, x1, y1] = range;
   const r = ts * 0.42;
@@ -176,16 +198,18 @@ export function drawHeadingFans(ctx, ts, range, width, states, alpha) {
   ctx.globalAlpha = alpha;
   ctx.lineCap = 'round';
   ctx.lineWidth = Math.max(1, Math.min(3, ts * 0.06));
-  for (const [state, color] of /** @type {const} */ ([[1, COLORS.openList], [2, COLORS.closed]])) {
+  for (const [open, color] of /** @type {const} */ ([[true, COLORS.openList], [false, COLORS.closed]])) {
     ctx.strokeStyle = css([color[0], color[1], color[2]]);
     ctx.beginPath();
     for (let y = y0; y < y1; y++) {
       for (let x = x0; x < x1; x++) {
-        const at = (y * width + x) * 8;
+        const i = y * width + x;
+        const bits = open ? fans.opened[i] & ~fans.closed[i] : fans.closed[i];
+        if (!bits) continue;
         const cx = (x + 0.5) * ts;
         const cy = (y + 0.5) * ts;
         for (let k = 0; k < 8; k++) {
-          if (states[at + k] !== state) continue;
+          if (!(bits & (1 << k))) continue;
           const a = (k * Math.PI) / 4;
           ctx.moveTo(cx + Math.cos(a) * r * 0.15, cy + Math.sin(a) * r * 0.15);
           ctx.lineTo(cx + Math.cos(a) * r, cy + Math.sin(a) * r);
@@ -198,18 +222,10 @@ export function drawHeadingFans(ctx, ts, range, width, states, alpha) {
 }
 
 /**
- * Per tile, the most advanced state of any of its headings (0 unseen, 1 open, 2 closed): the
- * explored tiles, drawn where the fans are too small to read.
- * @param {Uint8Array} states  as drawHeadingFans takes them
- * @param {number} tiles  width x height
+ * The explored tiles of heading fans (0 unseen, 1 open, 2 closed: a tile with any expanded
+ * state is closed), drawn under the fans and where they are too small to read.
+ * @param {Fans} fans
  */
-export function tilesOfStates(states, tiles) {
-  const out = new Uint8Array(tiles);
-  const n = Math.min(tiles, Math.floor(states.length / 8));
-  for (let i = 0; i < n; i++) {
-    let v = 0;
-    for (let k = 0; k < 8; k++) v = Math.max(v, states[i * 8 + k]);
-    out[i] = v;
-  }
-  return out;
+export function tilesOfFans(fans) {
+  return fans.closed.map((c, i) => (c ? 2 : fans.opened[i] ? 1 : 0));
 }
