@@ -440,3 +440,14 @@ def test_random_maps_legal_flag_agrees_with_dense_sampling(seed, width, radius, 
         out = realize_checked(m, res.path, hs, hg, width, radius, method, max_recalcs=4)
         if method == "smooth":
             assert out.legal  # A* ran for this width: Listing 1 keeps every leg walkable
+
+
+@pytest.mark.parametrize("method", TURN_METHODS)
+def test_one_leg_already_facing_the_goal_heading_keeps_it_after_the_start_turns(method):
+    # the start's turn swings the one leg off the goal heading: the goal heading must still hold
+    # (found by hypothesis: the leg ended 0.037 rad off)
+    m = TileMap.from_blocked(np.zeros((9, 8), dtype=bool))
+    tiles = [(1, 4), (2, 4), (3, 4), (4, 4), (5, 4)]
+    out = realize_checked(m, tiles, 1.0, 0.0, 0.4, 0.3, method, max_recalcs=4)
+    assert out.legal
+    assert abs(math.remainder(out.path.segments[-1].end_pose().heading - 0.0, 2 * math.pi)) < 1e-9

@@ -201,7 +201,8 @@ def map_from_json(doc: object) -> TileMap:
     if isinstance(doc, (str, bytes)):
         doc = load_json(doc, "map JSON", MAX_MAP_DEPTH)
     if not isinstance(doc, dict) or doc.get("format") != "arcstar-map":
-        got = f"format {shown(doc.get('format'), 40)}" if isinstance(doc, dict) else f"a JSON {_JSON_KIND.get(type(doc), type(doc).__name__)}"
+        got = f"format {shown(doc.get('format'), 40)}" if isinstance(doc, dict) \
+            else f"a JSON {_JSON_KIND.get(type(doc), type(doc).__name__)}"
         raise ValueError(f"not an arcstar JSON map: expected a JSON object with format 'arcstar-map', got {got}")
     terrains: Sequence[Terrain] = DEFAULT_TERRAINS
     if "terrains" in doc:

@@ -158,6 +158,10 @@ class Layout:
         first_heading = math.atan2(eff[1][1] - eff[0][1], eff[1][0] - eff[0][0])
         self.hs = hs if hs is not None else first_heading
         turned_s = abs(angle_diff(self.hs, first_heading)) > _ANGLE_EPS
+        if turned_s and m == 1 and hg is not None and not turned_g and not pivot[0]:
+            # one leg, already facing the goal heading: the start's turn would swing it off that
+            # heading, so the start, the leg and the goal are one curve with both ends fixed
+            group_all = True
         self.S = Pose(pts[0][0], pts[0][1], self.hs)
         self.G = Pose(pts[m][0], pts[m][1], hg) if hg is not None else None
         if turned_s and not pivot[0] and not group_all:
