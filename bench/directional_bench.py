@@ -9,7 +9,8 @@ Per turning radius (a unit 1 tile wide by default):
 - **tables**: each neighbourhood's hit-check table built cold (``directional.tables``, every kept
   table and curve set dropped first; one untimed build of another kind before, so the first
   calls into numpy are not counted), the median of a few builds; and the heuristic's curve table
-  (Dubins lengths to every offset within 40 tiles, per radius) built cold once.
+  (Dubins lengths to every offset within 40 tiles, per radius) built cold once, after an untimed
+  one for another radius.
 - **queries**: windows of 60 x 60 tiles cut from the maps (seeded, at least ``min_open`` of
   their tiles open), start and goal on tiles the unit fits on, in one 8-connected region, at
   least ``min_distance`` tiles apart, the start facing one of the 8 lattice headings, the goal at
@@ -38,6 +39,12 @@ import sys
 import time
 
 METHODS = ["directional8", "directional24", "directional48"]
+#: Pyodide has no process clock (``time.process_time`` stays 0 there): no CPU column then.
+HAS_CPU_CLOCK = sys.platform != "emscripten"
+
+
+def cpu_ms(c0: float) -> float | None:
+    return (time.process_time() - c0) * 1000.0 if HAS_CPU_CLOCK else None
 
 
 def runtime() -> dict:
@@ -112,18 +119,19 @@ def table_times(radius: float, width: float, builds: int) -> list[dict]:
             forget_tables()
             c0 = time.process_time()
             table = build_table(UnitKind(width, radius, nb))
-            cpu.append((time.process_time() - c0) * 1000.0)
+            cpu.append(cpu_ms(c0))
             times.append(table.build_ms)
         assert table is not None
-        rows.append({"method": method, "build_ms": statistics.median(times), "cpu_ms": statistics.median(cpu),
+        rows.append({"method": method, "build_ms": statistics.median(times), "cpu_ms": med(cpu),
                      "moves": len(table.entries),
                      "computed": table.computed, "window": table.size})
     forget_tables()
     forget_curve_tables()
+    curve_table(radius + 0.5)  # untimed, as above
+    forget_curve_tables()
     c0, t0 = time.process_time(), time.perf_counter()
     curve_table(radius)
-    rows.append({"method": "heuristic", "build_ms": (time.perf_counter() - t0) * 1000.0,
-                 "cpu_ms": (time.process_time() - c0) * 1000.0})
+    rows.append({"method": "heuristic", "build_ms": (time.perf_counter() - t0) * 1000.0, "cpu_ms": cpu_ms(c0)})
     return rows
 
 
@@ -133,8 +141,8 @@ def plan_once(tilemap, query, method: str, radius: float, width: float, budget: 
     c0, t0 = time.process_time(), time.perf_counter()
     r = arcstar.plan(tilemap, query[0], query[1], method=method, width=width, radius=radius,
                      max_expansions=budget)
-    ms, cpu_ms = (time.perf_counter() - t0) * 1000.0, (time.process_time() - c0) * 1000.0
-    return {"status": str(r.status), "ms": ms, "cpu_ms": cpu_ms, "search_ms": r.ms, "expanded": r.expanded,
+    return {"status": str(r.status), "ms": (time.perf_counter() - t0) * 1000.0, "cpu_ms": cpu_ms(c0),
+            "search_ms": r.ms, "expanded": r.expanded,
             "cost": r.cost, "legal": r.legal}
 
 
@@ -144,7 +152,7 @@ def summarise(method: str, records: list[dict], setup: list[float]) -> dict:
     search_ms = sum(r["search_ms"] for r in found)
     return {"method": method, "solvable": len(records), "found": len(found),
             "median_ms": med([r["ms"] for r in found]), "p90_ms": _quantile([r["ms"] for r in found], 0.9),
-            "median_cpu_ms": med([r["cpu_ms"] for r in found]),
+            "median_cpu_ms": med([r["cpu_ms"] for r in found if r["cpu_ms"] is not None]),
             "median_expanded": med([r["expanded"] for r in found]),
             "exp_per_ms": sum(r["expanded"] for r in found) / search_ms if search_ms > 0 else None,
             "failed": len(failed), "failed_median_ms": med([r["ms"] for r in failed]),
@@ -152,7 +160,8 @@ def summarise(method: str, records: list[dict], setup: list[float]) -> dict:
             "setup_ms": med(setup), "illegal": sum(1 for r in found if not r["legal"])}
 
 
-def med(xs: list[float]) -> float | None:
+def med(xs: list) -> float | None:
+    xs = [x for x in xs if x is not None]
     return statistics.median(xs) if xs else None
 
 

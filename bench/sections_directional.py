@@ -89,7 +89,7 @@ NOTES = [
     "can find one where it does not); only those are timed. found/median/p90/expanded/exp/ms are over the "
     "method's found queries; failed (and its median) over the solvable queries it did not find",
     "median ms: wall time of one plan() (options, heuristic, search, path, exact legality check); CPU ms: "
-    "this process's CPU time over the same (time.process_time; in Pyodide the same clock as wall time), "
+    "this process's CPU time over the same (time.process_time; Pyodide has no process clock: -), "
     "which other work on a shared machine does not inflate; targets are judged on wall time; exp/ms: "
     f"expansions per ms of the search loop (result.ms), summed over the found queries; Nav2's C++ Hybrid A* "
     f"does about {NAV2_EXP_PER_MS}",
