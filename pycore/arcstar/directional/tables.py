@@ -308,8 +308,8 @@ class MapWindows:
         self.size = k = 2 * p + 1
         self.width, self.height = tilemap.width, tilemap.height
         padded = np.pad(tilemap.blocked, p, constant_values=True)
-        weights = 1 << np.arange(padded.shape[1], dtype=object)
-        self._rows = [int(np.sum(weights[row])) for row in padded]
+        packed = np.packbits(padded, axis=1, bitorder="little")  # bit x of row y: tile (x - P, y - P)
+        self._rows = [int.from_bytes(row.tobytes(), "little") for row in packed]
         self._low = (1 << k) - 1
         self._wins: list[int | None] = [None] * (self.width * self.height)
         costs = np.pad(tilemap.cost_grid, p, constant_values=np.inf)
