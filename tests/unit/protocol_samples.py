@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 
+from arcstar.directional.figures import FIGURES
 from arcstar.service import Service
 
 # What worker.js posts itself (the answers the service does not make): boot progress, and that
@@ -89,6 +90,14 @@ def samples() -> dict[str, list[dict]]:
     finish("wide")
     ask(plan_msg("tired", 9, 7, [1, 3], [7, 3], version="gap", max_expansions=2))
     finish("tired")
+    # the hybrid on Pinter's Figure 21a: its steps (stages) for the lab to draw
+    fig = FIGURES["figure21a"]
+    loaded = fig.loaded
+    assert loaded.start is not None and loaded.goal is not None
+    hybrid = plan_msg("hybrid", loaded.map.width, loaded.map.height, [*loaded.start, fig.start_heading],
+                      list(loaded.goal), version="fig21a", method="hybrid", radius=fig.radius, width=1.0)
+    ask(hybrid, np.ascontiguousarray(loaded.map.terrain, dtype=np.uint8).tobytes())
+    finish("hybrid")
     # progress on a big map with a tiny budget, then cancelled
     big = serpentine()
     ask(plan_msg(7, 300, 300, [0, 0], [299, 299], version="big", heuristic="octile"), big.tobytes())

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from ..collision.clearance import passable_for
 from ..collision.swept import path_clear
@@ -118,6 +119,29 @@ class HybridSearch(SteppedSearch):
         graph = unit_graph(tilemap, ASTAR_GRID, self.kind.width)
         self.search: AStar | Smoothing48 | None = AStar(graph, graph.node(*start), [graph.node(*goal)],
                                                         heuristic="manhattan", max_expansions=max_expansions)
+
+    # -- what each step found -------------------------------------------------------------------
+    def stages(self) -> dict[str, Any]:
+        """What each step found, for drawing (JSON-safe; headings in radians, 0 east, pi/2
+        south): ``astar`` the step-1 tiles; ``forward`` and ``backward`` the Smoothing48 passes
+        (``stops`` [x, y, heading] in travel order, ``failed_at`` the failure point or None);
+        ``patch`` the Directional-8 patch's two ends ({"from", "to"}) or None; ``failed`` the
+        step that failed (a ``Stage`` value) or None. A step that did not run is None."""
+        def stop(st: Stop) -> list[float]:
+            angle = self.start_heading if st.heading < 0 else heading_angle(st.heading)
+            return [st.tile[0], st.tile[1], angle]
+
+        def smoothing(p: Smoothing48 | None) -> dict[str, Any] | None:
+            if p is None:
+                return None
+            failed = p.failure
+            return {"stops": [stop(st) for st in p.stops], "failed_at": None if failed is None else stop(failed)}
+
+        return {"astar": [list(t) for t in self.astar_path] if self.astar_path is not None else None,
+                "forward": smoothing(self.forward), "backward": smoothing(self.backward),
+                "patch": None if self.patch_ends is None else {"from": stop(self.patch_ends[0]),
+                                                               "to": stop(self.patch_ends[1])},
+                "failed": None if self.failed is None else self.failed.value}
 
     # -- stepping -------------------------------------------------------------------------------
     def _left(self) -> int | None:

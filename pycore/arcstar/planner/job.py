@@ -179,8 +179,10 @@ class PlanJob:
         s = self.search
         status: Status = s.status
         path, length = self.site.found(s)
+        stages = None
         if isinstance(s, HybridRun):  # the hybrid, or the Directional-24 it fell back to
             self.method, self.note = s.method, s.note
+            stages = s.hybrid.stages() if s.hybrid is not None else None
         limit = self.options.search.max_expansions
         message = MESSAGES.get(status)
         if message is None:
@@ -190,7 +192,7 @@ class PlanJob:
         optimal = getattr(s, "exact", self.optimal) if self.options.method == "hpa" else self.optimal
         result = PlanResult(status=status, path=path, cost=s.cost, length=length,
                             expanded=s.expanded, ms=s.ms, optimal=optimal and status == Status.FOUND,
-                            message=message, method=self.method, trace=s.trace)
+                            message=message, method=self.method, trace=s.trace, stages=stages)
         segments = getattr(s, "segments", None)
         if segments is not None:  # a directional plan: legal only if the independent exact test agrees
             result.segments, result.stage = segments, Stage.SEARCH.value

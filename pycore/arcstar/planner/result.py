@@ -25,7 +25,9 @@ class PlanResult:
     With a turning method: segments (lines and arcs), legal (the exact swept-disc verdict),
     turns, waypoints, speed_limits ((from, to, factor) along the path), blocked (stretches
     (from, to) along the path where the body overlaps a wall; empty when legal) and searches
-    (A* runs behind the result, the first included).
+    (A* runs behind the result, the first included). stages: what the hybrid's steps found
+    (``HybridSearch.stages()``: the A* tiles, the Smoothing48 passes with their failure points,
+    the patch's ends), for drawing; None for every other method.
     """
 
     status: Status
@@ -46,6 +48,7 @@ class PlanResult:
     speed_limits: list = field(default_factory=list)
     blocked: list = field(default_factory=list)
     searches: int = 1
+    stages: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-safe dict (no trace; the service adds what the lab needs)."""
@@ -53,6 +56,8 @@ class PlanResult:
             "status": self.status.value, "path": [list(p) if isinstance(p, tuple) else p for p in self.path],
             "cost": self.cost, "length": self.length, "expanded": self.expanded, "ms": round(self.ms, 3),
             "optimal": self.optimal, "message": self.message, "method": self.method, "stage": self.stage}
+        if self.stages is not None:
+            out["stages"] = self.stages
         if self.segments is not None:
             out.update({"segments": self.segments.to_json()["segments"], "legal": self.legal, "turns": self.turns,
                         "segments_length": self.segments.length,

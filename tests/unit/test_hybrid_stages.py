@@ -1,0 +1,43 @@
+"""The hybrid's result carries what each of its steps found (``PlanResult.stages``), for the
+lab to draw: checked against what the article says of Figures 21a and 21b."""
+
+from __future__ import annotations
+
+import json
+
+import arcstar
+from arcstar.directional.figures import FIGURES
+
+
+def _plan(name: str) -> arcstar.PlanResult:
+    fig = FIGURES[name]
+    f = fig.loaded
+    assert f.start is not None and f.goal is not None
+    return arcstar.plan(f.map, (*f.start, fig.start_heading), f.goal, method="hybrid", width=1.0, radius=fig.radius)
+
+
+def test_figure_21b_needs_no_patch_and_its_forward_pass_reaches_the_goal():
+    r = _plan("figure21b")
+    assert r.status == "found" and r.method == "hybrid" and r.stages is not None
+    st = r.stages
+    goal = FIGURES["figure21b"].loaded.goal
+    assert st["astar"][0] == list(FIGURES["figure21b"].loaded.start) and st["astar"][-1] == list(goal)
+    assert st["forward"]["failed_at"] is None and st["forward"]["stops"][-1][:2] == list(goal)
+    assert st["patch"] is None and st["failed"] is None
+    json.dumps(r.to_json())  # JSON-safe
+
+
+def test_figure_21a_patches_between_the_two_failure_points():
+    st = _plan("figure21a").stages
+    assert st is not None
+    fwd, bwd = st["forward"], st["backward"]
+    assert fwd["failed_at"] is not None and bwd is not None and bwd["failed_at"] is not None
+    assert st["patch"] is not None
+    # the patch joins the two chains (Pinter's step 4: from the forward chain to the backward one)
+    assert st["patch"]["from"] in fwd["stops"] and st["patch"]["to"] in bwd["stops"]
+
+
+def test_other_methods_carry_no_stages():
+    f = FIGURES["figure21b"].loaded
+    assert arcstar.plan(f.map, f.start, f.goal).stages is None
+    assert "stages" not in arcstar.plan(f.map, f.start, f.goal).to_json()
