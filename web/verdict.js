@@ -71,9 +71,9 @@ export function methodMisfit(app, options) {
 export function fallbackOf(app, res, options) {
   if (!res.method || res.method === options.method) return null;
   if (plansCurves(app, options.method)) {
-    // The hybrid falls back to Directional-24 by design; the core says why in its own words.
-    const said = res.message ? ` (${res.message.replace(/[.\s]+$/, '')})` : '';
-    return { ran: res.method, asked: options.method, reason: `its own steps found no path${said}` };
+    // The hybrid falls back to Directional-24 by design when its own steps fail and the goal is
+    // reachable (which step failed is in the core's message only, for now).
+    return { ran: res.method, asked: options.method, reason: 'its own steps found no path, and the goal is reachable' };
   }
   const why = methodMisfit(app, options) || `${methodLabel(app, options.method)} does not apply to this map`;
   return { ran: res.method, asked: options.method, reason: why };

@@ -394,3 +394,22 @@ def test_people_plan_with_the_cores_tight_turns(lab: Page):
     shoot(lab, "people")
     people.uncheck()
     expect(lab.get_by_test_id("radius")).to_be_enabled()
+
+
+def test_the_hybrid_says_when_its_directional24_fallback_made_the_path(lab: Page):
+    # Two bends more than 12 tiles apart: Smoothing48's failure points are too far apart for the
+    # Directional-8 patch, so the hybrid falls back to Directional-24 (Pinter's "Path Failure").
+    from arcstar.directional.figures import FIGURES
+
+    fig = FIGURES["two_bends"]
+    rows = fig.text.split()
+    set_map(lab, rows)
+    use(lab, "hybrid", radius=str(fig.radius), width="1")
+    r = search(lab)
+    assert r["status"] == "found" and r["legal"] is True
+    assert r["method"] == "directional24"
+    assert r["fallback"]["ran"] == "directional24" and r["fallback"]["asked"] == "hybrid"
+    expect(status(lab)).to_contain_text("Planned with Directional-24 instead of Hybrid")
+    loaded = parse_ascii(fig.text)
+    check_segments(r["segments"], rows, 1.0, loaded.start, loaded.goal)
+    shoot(lab, "hybrid-fallback")
