@@ -96,7 +96,7 @@ class Service:
 
     def take_buffer(self, name: str = "explored") -> bytes | None:
         """A binary part of the last answer, once (None when there is none): ``explored``,
-        ``cells`` or ``trace.<key>``, as its answer's descriptor names it."""
+        ``cells``, ``trace.<key>`` or ``heading_fans.<key>``, as its answer's descriptor names it."""
         return self.buffers.pop(name, None)
 
     def handle(self, message_json: str, cells: object = None) -> str:
@@ -270,8 +270,16 @@ class Service:
 
     # -- binary parts -----------------------------------------------------------------------
     def _result_json(self, plan: PlanJob, result: Any) -> dict:
-        """The result as JSON, its explored tiles and replay arrays kept for ``take_buffer``."""
+        """The result as JSON, its explored tiles and replay arrays (a directional plan's heading
+        fans: ``DirectionalRun.fans()``) kept for ``take_buffer``."""
         out = result.to_json()
+        fans = getattr(plan.search, "fans", None)  # a directional plan's states, for heading fans
+        folded = fans() if callable(fans) else None
+        if folded is not None:
+            out["heading_fans"] = {}
+            for key, data in zip(("opened", "closed"), folded):
+                self.buffers[f"heading_fans.{key}"] = data
+                out["heading_fans"][key] = buffer(f"heading_fans.{key}", np.frombuffer(data, dtype=np.uint8))
         trace = result.trace
         if trace is None:
             return out
