@@ -18,8 +18,8 @@
  * Searches run in slices of a few milliseconds (`step` with `budget_ms`);
  * between slices the worker yields to its event loop with a MessageChannel
  * round trip (setTimeout is clamped to ~4 ms in workers), so a `cancel` or a
- * new `plan` is handled within one slice. One search runs at a time: a new
- * plan cancels the previous one.
+ * new `plan` is handled within one slice. A new plan cancels the searches
+ * running, unless it says `alongside: true`: then they share the slices.
  *
  * Binary parts: a plan's map.cells (a Uint8Array) is taken out of the message
  * and handed to the service beside the JSON; in the service's answers a
@@ -96,8 +96,8 @@ const worker = {
   mapCache: null,
   /** @type {any} the map version the service was last given cells of */
   serviceVersion: null,
-  /** @type {Job | null} */
-  job: null,
+  /** @type {Map<any, Job>} the searches running, by id (Pinter's two matrices: see startPlan) */
+  jobs: new Map(),
 };
 
 /**
@@ -424,16 +424,33 @@ function attachBuffers(value, transfer, depth = 0) {
 /** @param {Job} j */
 function cancelJob(j) {
   j.cancelled = true;
-  if (worker.job === j) worker.job = null;
+  if (worker.jobs.get(j.id) === j) worker.jobs.delete(j.id);
   call({ type: 'cancel', id: j.id });
   post({ type: 'cancelled', id: j.id });
 }
 
-/** @param {any} msg */
+/** @param {Job} j  the job is over: it leaves the running set */
+function endJob(j) {
+  if (worker.jobs.get(j.id) === j) worker.jobs.delete(j.id);
+}
+
+/**
+ * Start a search. A plan cancels the searches running, unless it says `alongside: true`: then
+ * it runs beside them. Every running search gets a slice of SLICE_MS in turn (each job's loop
+ * yields to the event loop between slices), so a quick search finishes in a slice or two while
+ * a slow one (a directional search) goes on in the background: Pinter's two matrices, fast
+ * searches flowing while a slow one is timesliced.
+ * @param {any} msg
+ */
 function startPlan(msg) {
-  if (worker.job) cancelJob(worker.job);
   const id = normId(msg.id);
   if (id === null) throw new BadRequest('A plan message needs an "id" (a number or a string)', 'id');
+  if (msg.alongside !== undefined && typeof msg.alongside !== 'boolean') {
+    throw new BadRequest(`"alongside" must be true or false (got ${JSON.stringify(msg.alongside)?.slice(0, 40)})`, 'alongside');
+  }
+  for (const running of [...worker.jobs.values()]) {
+    if (!msg.alongside || running.id === id) cancelJob(running);
+  }
   const map = msg.map;
   if (!map || typeof map !== 'object') {
     throw new BadRequest('A plan message needs a "map": {width, height, version, cells}', 'map');
@@ -459,14 +476,16 @@ function startPlan(msg) {
   if (worker.serviceVersion !== map.version || cells) {
     if (worker.mapCache && worker.mapCache.version === map.version) send = worker.mapCache.cells;
   }
-  const resp = call({ ...msg, map: mapInfo }, send);
+  const forService = { ...msg, map: mapInfo };
+  delete forService.alongside; // the worker's to honour, not the service's
+  const resp = call(forService, send);
   if (resp.type !== 'started') {
     worker.serviceVersion = null;
     return postServiceError(id, resp, 'plan');
   }
   worker.serviceVersion = map.version;
   const j = { id, cancelled: false };
-  worker.job = j;
+  worker.jobs.set(id, j);
   post({ type: 'started', id });
   runJob(j);
 }
@@ -484,7 +503,7 @@ async function runJob(j) {
         post({ type: 'progress', id: j.id, expanded: resp.expanded, open: resp.open });
       }
     } else if (resp.type === 'result') {
-      if (worker.job === j) worker.job = null;
+      endJob(j);
       /** @type {ArrayBuffer[]} */
       const transfer = [];
       const r = attachBuffers(resp.result || {}, transfer);
@@ -492,7 +511,7 @@ async function runJob(j) {
       post({ type: 'result', id: j.id, result: { ...r, explored: r.explored || null, trace } }, transfer);
       return;
     } else {
-      if (worker.job === j) worker.job = null;
+      endJob(j);
       worker.serviceVersion = null;
       postServiceError(j.id, resp, 'step');
       return;
@@ -528,7 +547,8 @@ function requestMessage(msg) {
 /** @param {any} msg */
 function cancelMessage(msg) {
   const id = normId(msg.id);
-  if (worker.job && (worker.job.id === id || id === null)) cancelJob(worker.job);
+  const chosen = id === null ? [...worker.jobs.values()] : [worker.jobs.get(id)].filter((j) => j !== undefined);
+  if (chosen.length) chosen.forEach(cancelJob);
   else post({ type: 'cancelled', id });
 }
 

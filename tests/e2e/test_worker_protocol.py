@@ -94,3 +94,42 @@ def test_info_and_a_loaded_map_validate(answer_of):
     assert set(info["limits"]) == set(info["methods"])
     loaded = answer_of("{type: 'load_map', id: 'm1', text: 'S.#\\n..G\\n'}")
     assert loaded["cells"] == {"name": "cells", "dtype": "uint8", "length": 6}
+
+
+# A slow search (Dijkstra through a 400 x 400 serpentine) and a quick one started 30 ms later.
+LANES = """async (alongside) => {
+  const W = 400, H = 400, cells = new Uint8Array(W * H);
+  for (let x = 10; x < W - 1; x += 20) {
+    const top = x % 40 === 10 ? 0 : 1;
+    for (let y = top; y < H - (1 - top); y++) cells[y * W + x] = 1;
+  }
+  const t0 = performance.now(), when = {};
+  const timed = (name, p) => p.then((a) => { when[name] = performance.now() - t0; return a; });
+  const slow = timed('slow', window.arcstar._rawPlan({type: 'plan', id: 'slow', start: [0, 0], goal: [W - 1, H - 1],
+    map: {width: W, height: H, version: 'lanes-big', cells}, options: {method: 'dijkstra'}}));
+  await new Promise((r) => setTimeout(r, 30));
+  const quick = {type: 'plan', id: 'quick', start: [0, 0], goal: [3, 2],
+    map: {width: 4, height: 3, version: 'lanes-small', cells: new Uint8Array(12)}};
+  if (alongside !== null) quick.alongside = alongside;
+  const fast = timed('fast', window.arcstar._rawPlan(quick));
+  const [s, f] = await Promise.all([slow, fast]);
+  return {slow: [s.type, s.result ? s.result.status : null], fast: [f.type, f.result ? f.result.status : null], when};
+}"""
+
+
+def test_a_quick_search_alongside_a_slow_one_finishes_first_and_both_finish(lab: Page):
+    lab.evaluate("window.arcstar.ready")
+    out = lab.evaluate(LANES, True)
+    assert out["slow"] == ["result", "found"] and out["fast"] == ["result", "found"], out
+    assert out["when"]["fast"] < out["when"]["slow"], out  # Pinter's two matrices: the quick one flows
+
+
+def test_without_alongside_a_new_search_replaces_the_running_one(lab: Page):
+    lab.evaluate("window.arcstar.ready")
+    out = lab.evaluate(LANES, None)
+    assert out["slow"][0] == "cancelled" and out["fast"] == ["result", "found"], out
+
+
+def test_alongside_must_be_a_boolean(answer_of):
+    out = answer_of("{type: 'plan', id: 'a1', alongside: 'yes', %s, start: [0, 0], goal: [3, 2]}" % (MAP % "a1"))
+    assert (out["type"], out["kind"], out["field"]) == ("error", "bad_input", "alongside")
