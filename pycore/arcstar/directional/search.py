@@ -20,7 +20,7 @@ with the same G, H and heap handling. Same search as the engine's generic loop o
 (``search.engine.AStar(graph, graph.start_node, graph.goal_nodes)``, the reference): the same
 nodes expanded in the same order with the same updates and cost (a hypothesis test checks it).
 Bench (60x60 Moving AI windows, ``bench/results/directional.md``): Directional-24 median query
-about 5 ms (radius 1.5) and 18 ms (radius 3) of CPU in CPython, 12 and 35-45 ms in Pyodide.
+about 5 ms (radius 1.5) and 16 ms (radius 3) in CPython, 10 and 36 ms in Pyodide.
 """
 
 from __future__ import annotations
