@@ -51,7 +51,7 @@ MAX_JOBS = 8
 
 # The fields each request may have (the schema's service_request definitions).
 REQUEST_KEYS: dict[str, tuple[str, ...]] = {
-    "plan": ("type", "id", "map", "start", "goal", "options"),
+    "plan": ("type", "id", "alongside", "map", "start", "goal", "options"),
     "step": ("type", "id", "budget_ms"),
     "cancel": ("type", "id"),
     "info": ("type", "id"),
