@@ -5,9 +5,9 @@ and, once it ends, reads the node chain back as one path of lines and arcs. The 
 plan's (width, default 1 tile; radius; can_reverse). The start is the start tile's centre facing
 the start heading (default east, 0 rad); the goal is the goal tile at any heading, or at the
 given heading snapped to the nearest of the lattice's 8, or at any of a set of headings (a list,
-each snapped). Islands fail fast on the region table of open tiles (8-connected: the unit's
-centre crosses only open tiles, possibly through a shared corner), so "unreachable" is never
-said of a reachable goal.
+each snapped). Islands fail fast on the region table of the unit's width
+(``collision.clearance.regions_for``: tiles no motion of this body joins), so a wide unit's
+unreachable goal fails fast too, and "unreachable" is never said of a reachable goal.
 
 **Speed and people** (Pinter, "Speed and Other Movement Restrictions"). The search option
 ``turn_penalty`` is, on Directional-24 and -48, a cost per radian of heading change along each
@@ -27,13 +27,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..collision.clearance import regions_for
 from ..directional.graph import DirectionalGraph
 from ..directional.lattice import Neighbourhood, UnitKind, heading_set
 from ..directional.search import DirectionalSearch
 from ..geometry.primitives import Path, Pose
 from ..maps.tilemap import TileMap
 from ..outcomes import Status
-from ..search.regions import regions
 from .options import PlanOptions
 
 NEIGHBOURHOODS = {"directional8": Neighbourhood.D8, "directional24": Neighbourhood.D24,
@@ -56,8 +56,9 @@ class DirectionalRun:
         self.segments: Path | None = None
         self.path: list[tuple[int, int]] | None = None
         self.length = 0.0
-        labels = regions(tilemap, "always", 8)
-        if labels[start[1], start[0]] != labels[goal[1], goal[0]]:
+        labels = regions_for(tilemap, self.kind.width)
+        here, there = labels[start[1], start[0]], labels[goal[1], goal[0]]
+        if here < 0 or here != there:  # no motion of this body joins them (wide units too): no search
             self.search: Any = None
             self.status, self.expanded, self.ms, self.cost = Status.UNREACHABLE, 0, 0.0, None
             return

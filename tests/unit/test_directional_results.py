@@ -1,5 +1,6 @@
-"""The hybrid's result carries what each of its steps found (``PlanResult.stages``), for the
-lab to draw: checked against what the article says of Figures 21a and 21b."""
+"""What directional plans say beyond their path: the hybrid's steps (``PlanResult.stages``, for the
+lab to draw; checked against what the article says of Figures 21a and 21b), and that an island
+no motion of the unit's body reaches fails fast, wide units included."""
 
 from __future__ import annotations
 
@@ -41,3 +42,17 @@ def test_other_methods_carry_no_stages():
     f = FIGURES["figure21b"].loaded
     assert arcstar.plan(f.map, f.start, f.goal).stages is None
     assert "stages" not in arcstar.plan(f.map, f.start, f.goal).to_json()
+
+
+def test_a_wide_units_unreachable_goal_fails_fast_in_directional_search_too():
+    # a gap one tile wide: a 2-tile unit can never pass, so no search runs (0 expansions)
+    import numpy as np
+    blocked = np.zeros((9, 12), dtype=bool)
+    blocked[:, 6] = True
+    blocked[4, 6] = False
+    m = arcstar.TileMap.from_blocked(blocked)
+    for method in ("directional8", "directional24", "directional48", "hybrid"):
+        r = arcstar.plan(m, (2, 4), (9, 4), method=method, width=2.0, radius=1.0)
+        assert r.status == "unreachable" and r.expanded == 0, method
+        thin = arcstar.plan(m, (2, 4), (9, 4), method=method, width=0.8, radius=0.5)
+        assert thin.status != "unreachable", method
