@@ -60,6 +60,13 @@ export function methodMisfit(app, options) {
   return '';
 }
 
+/** What failed in the hybrid, by the step its result's `stages.failed` names. */
+const HYBRID_FAILED = Object.freeze(/** @type {Record<string, string>} */ ({
+  astar: 'its 4-neighbour A* found no path',
+  span: "Smoothing48's failure points were more than 12 tiles apart",
+  patch: 'its Directional-8 patch found no path',
+}));
+
 /**
  * When the core planned with another method than the one asked (typed: the result's `method`),
  * the sentence saying so and why.
@@ -71,9 +78,10 @@ export function methodMisfit(app, options) {
 export function fallbackOf(app, res, options) {
   if (!res.method || res.method === options.method) return null;
   if (plansCurves(app, options.method)) {
-    // The hybrid falls back to Directional-24 by design when its own steps fail and the goal is
-    // reachable (which step failed is in the core's message only, for now).
-    return { ran: res.method, asked: options.method, reason: 'its own steps found no path, and the goal is reachable' };
+    // The hybrid falls back to Directional-24 by design when a step fails and the goal is reachable.
+    const failed = /** @type {{stages?: {failed?: unknown} | null}} */ (res).stages?.failed;
+    const step = typeof failed === 'string' ? (HYBRID_FAILED[failed] ?? `its step "${failed}" failed`) : 'its own steps found no path';
+    return { ran: res.method, asked: options.method, reason: `${step}, and the goal is reachable` };
   }
   const why = methodMisfit(app, options) || `${methodLabel(app, options.method)} does not apply to this map`;
   return { ran: res.method, asked: options.method, reason: why };

@@ -313,6 +313,8 @@ def test_the_unit_reverses_where_the_plan_reverses(lab: Page):
     assert r["status"] == "found" and r["legal"] is True
     assert any(s.get("gear") == -1 for s in r["segments"])
     check_segments(r["segments"], DEAD_END, 1.0, (4, 1), (1, 1))
+    lab.wait_for_timeout(250)
+    shoot(lab, "reverse")
     seen = []
     for _ in range(12):
         u = state(lab)["unit"]
@@ -409,7 +411,27 @@ def test_the_hybrid_says_when_its_directional24_fallback_made_the_path(lab: Page
     assert r["status"] == "found" and r["legal"] is True
     assert r["method"] == "directional24"
     assert r["fallback"]["ran"] == "directional24" and r["fallback"]["asked"] == "hybrid"
-    expect(status(lab)).to_contain_text("Planned with Directional-24 instead of Hybrid")
+    expect(status(lab)).to_contain_text("Planned with Directional-24 instead of Hybrid: Smoothing48's failure"
+                                        " points were more than 12 tiles apart, and the goal is reachable")
     loaded = parse_ascii(fig.text)
     check_segments(r["segments"], rows, 1.0, loaded.start, loaded.goal)
     shoot(lab, "hybrid-fallback")
+
+
+def test_the_hybrid_on_figure_20_draws_its_stages(lab: Page):
+    from arcstar.directional.figures import FIGURES
+
+    fig = FIGURES["figure20"]
+    rows = fig.text.split()
+    set_map(lab, rows)
+    use(lab, "hybrid", radius=str(fig.radius), width="1")
+    lab.get_by_test_id("start-heading").fill(str(round(math.degrees(fig.start_heading))))
+    lab.get_by_test_id("start-heading").dispatch_event("change")
+    r = search(lab)
+    assert r["status"] == "found" and r["legal"] is True and r["method"] == "hybrid"
+    loaded = parse_ascii(fig.text)
+    check_segments(r["segments"], rows, 1.0, loaded.start, loaded.goal)
+    lab.wait_for_timeout(300)
+    shoot(lab, "hybrid-figure20")
+    lab.get_by_test_id("start-heading").fill("")
+    lab.get_by_test_id("start-heading").dispatch_event("change")

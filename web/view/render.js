@@ -85,7 +85,7 @@ export class Renderer {
     const plans = app.compare.on ? app.compare.plans : null;
     if (plans) drawComparison(ctx, ts, plans);
     else if (search.planned) {
-      if (search.stages) drawStages(ctx, ts, search.stages, stale ? 0.45 : 0.9);
+      if (search.stages) drawStages(ctx, ts, search.stages, stale ? 0.45 : 0.9, search.planned.route);
       // A directional path's tiles are its lattice states, steps of up to 3 tiles: not a line to draw.
       else if (search.path && !search.curves) drawTilePath(ctx, ts, search.path, { alpha: 0.3, stale });
       const width = Math.max(2, Math.min(5, ts * 0.2));

@@ -12,19 +12,22 @@
  * @module view/stages
  */
 
+/** @typedef {import('../segments.js').SegmentPath} SegmentPath */
+
 import { COLORS, STAGE_COLORS, css } from './colors.js';
-import { SegmentPath } from '../segments.js';
 
 /**
- * A Smoothing48 pass: the stops it kept (tile centres, or poses [x, y, heading]) and where it gave
- * up (null: it reached the other end).
+ * A Smoothing48 pass: the stops of its legal chain and where it gave up (null: it reached the
+ * other end), as tile centres (tile units).
  * @typedef {{stops: Array<[number, number]>, failed: [number, number] | null}} Pass
  */
 
 /**
- * The hybrid's stages as the lab draws them (every part optional: the core may send some).
+ * The hybrid's stages as the lab draws them (the result's `stages`; a step that did not run is
+ * null): step 1's A* tiles, the two passes, the Directional-8 patch's ends (tile centres), and
+ * the step that failed (`astar`, `span`, `patch`, ...; null when none did).
  * @typedef {{astar: Array<[number, number]> | null, forward: Pass | null, backward: Pass | null,
- *            patch: SegmentPath | null, failed: string | null}} Stages
+ *            patch: {from: [number, number], to: [number, number]} | null, failed: string | null}} Stages
  */
 
 /**
@@ -47,7 +50,14 @@ function points(v) {
 }
 
 /**
- * A pass as the core sends it, or null.
+ * A tile's centre from a stage pose [x, y, heading] of the core (x, y: the tile).
+ * @param {[number, number]} p
+ * @returns {[number, number]}
+ */
+const centre = (p) => [p[0] + 0.5, p[1] + 0.5];
+
+/**
+ * A pass as the core sends it ({stops, failed_at}: poses), or null.
  * @param {unknown} v
  * @returns {Pass | null}
  */
@@ -55,7 +65,8 @@ function pass(v) {
   if (!v || typeof v !== 'object') return null;
   const o = /** @type {Record<string, unknown>} */ (v);
   const stops = points(o.stops);
-  return stops ? { stops, failed: point(o.failed) } : null;
+  const failed = point(o.failed_at);
+  return stops ? { stops: stops.map(centre), failed: failed && centre(failed) } : null;
 }
 
 /**
@@ -67,13 +78,9 @@ function pass(v) {
 export function readStages(raw) {
   if (!raw || typeof raw !== 'object') return null;
   const o = /** @type {Record<string, unknown>} */ (raw);
-  /** @type {SegmentPath | null} */
-  let patch;
-  try {
-    patch = Array.isArray(o.patch) && o.patch.length ? SegmentPath.fromJson(o.patch) : null;
-  } catch {
-    patch = null;
-  }
+  const ends = o.patch && typeof o.patch === 'object' ? /** @type {{from?: unknown, to?: unknown}} */ (o.patch) : {};
+  const [from, to] = [point(ends.from), point(ends.to)];
+  const patch = from && to ? { from: centre(from), to: centre(to) } : null;
   const stages = {
     astar: points(o.astar),
     forward: pass(o.forward),
@@ -85,13 +92,15 @@ export function readStages(raw) {
 }
 
 /**
- * The hybrid's stages, under the final path.
+ * The hybrid's stages, under the final path; the patch is the stretch of the path between its
+ * ends.
  * @param {CanvasRenderingContext2D} ctx
  * @param {number} ts
  * @param {Stages} stages
  * @param {number} alpha
+ * @param {SegmentPath} route  the final path
  */
-export function drawStages(ctx, ts, stages, alpha) {
+export function drawStages(ctx, ts, stages, alpha, route) {
   const width = Math.max(1.5, Math.min(4, ts * 0.14));
   ctx.save();
   ctx.globalAlpha = alpha;
@@ -114,13 +123,30 @@ export function drawStages(ctx, ts, stages, alpha) {
     if (p.failed) cross(ctx, ts, p.failed, width);
   }
   if (stages.patch) {
+    const [a, b] = [nearest(route, stages.patch.from), nearest(route, stages.patch.to)];
     ctx.beginPath();
-    stages.patch.trace(ctx, ts, 0, stages.patch.length);
+    route.trace(ctx, ts, Math.min(a, b), Math.max(a, b, Math.min(a, b) + 1e-3));
     ctx.strokeStyle = STAGE_COLORS.patch;
-    ctx.lineWidth = width * 2.2;
+    ctx.lineWidth = width * 3.4;
     ctx.stroke();
   }
   ctx.restore();
+}
+
+/**
+ * The distance along a route nearest to a point (to a twentieth of a tile).
+ * @param {SegmentPath} route
+ * @param {[number, number]} p  tile units
+ */
+function nearest(route, p) {
+  let best = 0;
+  let gap = Infinity;
+  for (let d = 0; d <= route.length + 1e-9; d += 0.05) {
+    const q = route.poseAt(d);
+    const g = Math.hypot(q.x - p[0], q.y - p[1]);
+    if (g < gap) [best, gap] = [d, g];
+  }
+  return best;
 }
 
 /**
