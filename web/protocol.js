@@ -99,9 +99,10 @@ export const ErrorKind = Object.freeze({
  * @property {number} [closed_count]
  * @property {number} [open_count]
  * @property {Record<string, Int32Array | Float64Array> | null} [trace]  replay arrays of a small search
- * @property {{opened: Uint8Array, closed: Uint8Array} | null} [heading_fans]  directional searches (asked of the
- *   service, not sent yet): DirectionalRun.fans(), one byte per tile, bit k for heading k (view/stages.js reads them)
- * @property {unknown} [stages]  the hybrid's stages (asked of the service, not sent yet; view/stages.js reads them)
+ * @property {{opened: Uint8Array, closed: Uint8Array} | null} [heading_fans]  directional methods with trace:
+ *   the states opened and closed, one byte per tile, bit k for heading k (view/stages.js reads them)
+ * @property {unknown} [stages]  the hybrid's steps (astar, forward, backward, patch, failed; view/stages.js checks
+ *   and reads them)
  */
 
 /**

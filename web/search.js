@@ -268,7 +268,7 @@ function showResult(app, res, asked) {
   let player = null;
   const m = app.model;
   const sized = asked.width === m.width && asked.height === m.height;
-  // Asked of the service (heading_fans, stages): read as unknown, and checked, until it sends them.
+  // Directional searches' heading fans and the hybrid's steps: read as unknown, and checked.
   const extra = /** @type {{heading_fans?: unknown, stages?: unknown}} */ (res);
   const fans = sized ? readFans(extra.heading_fans, m.width * m.height) : null;
   if (res.trace && asked.width === m.width && asked.height === m.height) {
