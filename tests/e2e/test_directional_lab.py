@@ -12,13 +12,13 @@ import math
 from pathlib import Path
 
 import pytest
+from labkit import SEARCH_TIMEOUT_MS, search, set_map, state, status, tile_point
 from playwright.sync_api import Page, expect
 
 from arcstar import parse_ascii, plan
 from arcstar.collision.swept import path_clear
-from arcstar.geometry.primitives import Arc, Line, Path as Route, Pose
-
-from labkit import SEARCH_TIMEOUT_MS, search, set_map, state, status, tile_point
+from arcstar.geometry.primitives import Arc, Line, Pose
+from arcstar.geometry.primitives import Path as Route
 
 pytestmark = pytest.mark.e2e
 
@@ -297,7 +297,8 @@ def test_bad_heading_input_is_refused_inline(lab: Page):
         got = lab.evaluate(f"() => {{ try {{ window.arcstar.setHeading('goal', {bad}); return 'no error'; }}"
                            " catch (e) { return e.message; } }")
         assert "heading must be a finite number of degrees" in got
-    assert "start" in lab.evaluate("() => { try { window.arcstar.setHeading('north', 0); } catch (e) { return e.message; } }")
+    assert "start" in lab.evaluate(
+        "() => { try { window.arcstar.setHeading('north', 0); } catch (e) { return e.message; } }")
     field.fill("")
     field.dispatch_event("change")
 

@@ -56,3 +56,29 @@ def test_a_wide_units_unreachable_goal_fails_fast_in_directional_search_too():
         assert r.status == "unreachable" and r.expanded == 0, method
         thin = arcstar.plan(m, (2, 4), (9, 4), method=method, width=0.8, radius=0.5)
         assert thin.status != "unreachable", method
+
+
+def test_directional_settings_promise_legal_paths_and_say_so():
+    from arcstar.planner import PlanOptions, guarantee
+    for method in ("directional8", "directional24", "directional48"):
+        said = guarantee(PlanOptions.from_dict({"method": method, "radius": 1.5}))
+        assert said.legal is True and said.optimal is True and "octile" not in said.text
+        assert guarantee(PlanOptions.from_dict({"method": method, "radius": 1.5, "weight": 2})).optimal is False
+    hybrid = guarantee(PlanOptions.from_dict({"method": "hybrid", "radius": 1.5}))
+    assert hybrid.legal is True and hybrid.optimal is False
+
+
+def test_a_result_claims_least_cost_only_where_the_heuristic_is_consistent():
+    import numpy as np
+
+    from arcstar.directional.heuristic import TABLE_REACH
+    small = arcstar.TileMap.from_blocked(np.zeros((20, 30), dtype=bool))
+    r = arcstar.plan(small, (2, 2), (25, 15), method="directional24", radius=1.5)
+    assert r.status == "found" and r.optimal and r.legal
+    wide = arcstar.TileMap.from_blocked(np.zeros((12, 2 * TABLE_REACH + 20), dtype=bool))
+    far = arcstar.plan(wide, (2, 5), (2 * TABLE_REACH + 15, 5), method="directional24", radius=1.5)
+    assert far.status == "found" and far.legal and not far.optimal  # the table does not reach the start
+    dijkstra_like = arcstar.plan(wide, (2, 5), (2 * TABLE_REACH + 15, 5), method="directional24", radius=1.5,
+                                 heuristic="none")
+    assert dijkstra_like.optimal and dijkstra_like.cost is not None and far.cost is not None
+    assert far.cost >= dijkstra_like.cost - 1e-9

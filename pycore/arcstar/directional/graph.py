@@ -29,7 +29,7 @@ from ..geometry.primitives import Arc, Line, Path, Pose
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput
 from ..search.graph import check_heuristic
-from .heuristic import GoalHeuristic, dubins_lengths, goal_heuristic
+from .heuristic import GoalHeuristic, consistent, dubins_lengths, goal_heuristic
 from .lattice import HEADINGS, STEP, UnitKind, best_curve, dir_table, heading_angle, move_of
 from .tables import Group, MapWindows, MotionTable, centre_cells, step_cost, table_for, windows_for
 
@@ -141,6 +141,11 @@ class DirectionalGraph:
         return name == "none" or weight <= 1.0
 
     # -- the goal, the start and the path -------------------------------------------------------
+    @property
+    def consistent(self) -> bool:
+        """Whether the directional heuristic is consistent on this map (``heuristic.consistent``)."""
+        return consistent(self.tilemap, self.goal, not self.kind.can_reverse)
+
     def goal_h(self) -> GoalHeuristic:
         if self._goal_h is None:
             self._goal_h = goal_heuristic(self.tilemap, self.goal, self.goal_headings, self.kind.radius,

@@ -225,6 +225,18 @@ class GoalHeuristic:
         return max(curve_lower_bound * self.scale, self.lazy.at(tile) * self.scale)
 
 
+def consistent(tilemap: TileMap, goal: tuple[int, int], curves: bool) -> bool:
+    """Whether H is consistent on this whole map, so the search's first path to the goal is its
+    least-cost one: always without the curve table (the straight line and the 2-D distance are
+    both consistent), and with it when the table reaches every tile from the goal. Where H
+    switches from the table to the straight line (``TABLE_REACH`` tiles out) it can drop by more
+    than a move costs; H stays admissible, but a node closed there may be closed too dear, so a
+    plan across that line is legal and near, not surely, least-cost."""
+    gx, gy = goal
+    r = TABLE_REACH
+    return not curves or (gx - r <= 0 and gx + r >= tilemap.width - 1 and gy - r <= 0 and gy + r >= tilemap.height - 1)
+
+
 def goal_heuristic(tilemap: TileMap, goal: tuple[int, int], headings: frozenset[int], radius: float,
                    curves: bool) -> GoalHeuristic:
     """Kept per map version, goal tile, heading set and radius (queries to one goal share it)."""

@@ -58,12 +58,15 @@ class DirectionalRun:
         self.length = 0.0
         labels = regions_for(tilemap, self.kind.width)
         here, there = labels[start[1], start[0]], labels[goal[1], goal[0]]
+        self.exact = True
         if here < 0 or here != there:  # no motion of this body joins them (wide units too): no search
             self.search: Any = None
             self.status, self.expanded, self.ms, self.cost = Status.UNREACHABLE, 0, 0.0, None
             return
         s = options.search
         heuristic = "none" if s.heuristic == "none" else "directional"
+        #: least cost guaranteed (with weight 1 and the "closed" stop rule): H is consistent here
+        self.exact = heuristic == "none" or self.graph.consistent
         self.search = DirectionalSearch(self.graph, heuristic=heuristic, weight=s.weight, stop=s.stop,
                                         max_expansions=s.max_expansions, trace=s.trace)
         self.status, self.expanded, self.ms, self.cost = Status.RUNNING, 0, 0.0, None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..directional.heuristic import TABLE_REACH
 from ..search.graph import Graph
 from ..search.heuristics import admissible as grid_admissible
 from .options import PlanOptions
@@ -35,6 +36,8 @@ def guarantee(options: PlanOptions, graph: Graph | None = None) -> Guarantee:
     def admissible(weight: float) -> bool:
         return graph.admissible(heuristic, weight) if graph is not None else grid_admissible(heuristic, s.grid, weight)
 
+    if spec.directional:
+        return _directional(options)
     optimal = spec.optimal(s, admissible(s.weight))
     if spec.optimality is Optimality.ALWAYS or (spec.optimality is Optimality.ADMISSIBLE and heuristic == "none"):
         text = "Dijkstra: no heuristic (H = 0), so it spreads out evenly; always a least-cost path, but it " \
@@ -62,3 +65,25 @@ def guarantee(options: PlanOptions, graph: Graph | None = None) -> Guarantee:
         text += (" The turning stage checks the unit's body exactly; every result says whether its path is legal."
                  if t != "ignore" else " Turns ignore walls: the result says where the body would overlap one.")
     return Guarantee(optimal, legal, text)
+
+
+def _directional(options: PlanOptions) -> Guarantee:
+    """Directional-8/24/48 and the hybrid: every move is a curve the unit can drive, checked
+    exactly, so a path is legal by construction; Directional-N is least-cost over its lattice
+    (with weight 1, the "closed" stop rule and its own heuristic), the hybrid is not."""
+    spec, s = options.spec, options.search
+    legal_words = "every move is a curve the unit can drive, checked exactly against the walls: legal by construction."
+    if spec.optimality is Optimality.NONE:
+        return Guarantee(False, True, f"{spec.summary} Fast and legal for the unit, but not least-cost.")
+    optimal = s.weight <= 1.0 and s.stop == "closed"
+    text = f"{spec.label}: (tile, heading) states; {legal_words}"
+    if optimal:
+        text += (f" Least cost over the lattice's moves within {TABLE_REACH} tiles of the goal; across a larger map "
+                 "nearly so (each result says whether it is sure).")
+    if s.weight > 1:
+        text += f" Weight {s.weight:g}: fewer expansions; the cost found is at most {s.weight:g} x the least."
+    if s.stop == "reached":
+        text += " Stopping when the goal is first reached (not closed) may miss the least-cost path."
+    if s.turn_penalty > 0:
+        text += " Turns cost extra (turn_penalty per radian): the least cost counts them."
+    return Guarantee(optimal, True, text)

@@ -189,7 +189,11 @@ class PlanJob:
             message = f"gave up after {s.expanded} expansions (max_expansions {limit})"
         if self.note:
             message = f"{message}; {self.note}" if message else self.note
-        optimal = getattr(s, "exact", self.optimal) if self.options.method == "hpa" else self.optimal
+        optimal = self.optimal
+        if self.options.method == "hpa":
+            optimal = getattr(s, "exact", optimal)
+        elif isinstance(s, DirectionalRun):
+            optimal = optimal and s.exact  # the directional heuristic may be inconsistent on a large map
         result = PlanResult(status=status, path=path, cost=s.cost, length=length,
                             expanded=s.expanded, ms=s.ms, optimal=optimal and status == Status.FOUND,
                             message=message, method=self.method, trace=s.trace, stages=stages)

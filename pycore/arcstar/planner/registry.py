@@ -112,7 +112,7 @@ class MethodSpec:
                                "open_lists": list(self.open_lists), "turn_penalty": self.turn_penalty,
                                "width": not self.point_only, "terrain": self.terrain,
                                "neighbours": list(self.neighbours), "heuristic": self.heuristic,
-                               "optimal": self.optimality.value}
+                               "optimal": self.optimality.value, "directional": self.directional}
         if self.diagonal is not None:
             out["diagonal"] = list(self.diagonal)
         if self.bound is not None:
