@@ -155,9 +155,12 @@ def test_the_picker_lists_the_directional_methods_from_the_engine(lab: Page):
     expect(lab.get_by_test_id("method-note")).to_contain_text("Directional-24")
     expect(lab.get_by_test_id("neighbours")).to_be_disabled()
     expect(lab.get_by_test_id("turning")).to_be_disabled()
+    expect(lab.get_by_test_id("heuristic")).to_be_disabled()  # the lattice has its own heuristic
+    expect(lab.get_by_test_id("method-note")).not_to_contain_text("octile")
     lab.get_by_test_id("method").select_option("astar")
     expect(lab.get_by_test_id("neighbours")).to_be_enabled()
     expect(lab.get_by_test_id("turning")).to_be_enabled()
+    expect(lab.get_by_test_id("heuristic")).to_be_enabled()
 
 
 def test_directional24_drives_a_legal_hairpin_checked_outside_the_lab(lab: Page):

@@ -144,6 +144,8 @@ export function searchPanel(app, engine) {
     if (curves) {
       selects.diagonal.disabled = true;
       selects.diagonal.title = own;
+      selects.heuristic.disabled = true;
+      selects.heuristic.title = `${methodLabel(app, options.method)} uses its own heuristic: the curve length to the goal, and the distance round the walls`;
     }
     for (const [k, el] of Object.entries(numbers)) {
       if (errors[k]) el.setAttribute('aria-invalid', 'true');
