@@ -37,6 +37,7 @@ export const ErrorKind = Object.freeze({
 /** @typedef {string | number} Id  a string (<= 256 chars) or a JavaScript-safe integer */
 /** @typedef {[number, number]} Tile  [x, y]: x grows right, y grows down */
 /** @typedef {[number, number] | [number, number, number]} End  a tile, or [x, y, heading in radians] */
+/** @typedef {End | [number, number, number[]]} GoalEnd  an End, or [x, y, [headings...]]: any of 1 to 8 */
 /** @typedef {[number, number | null]} TerrainCost  [code, cost]; null is impassable */
 /** @typedef {{code: number, name: string, char: string, cost: number | null}} Terrain */
 

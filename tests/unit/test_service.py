@@ -1,6 +1,7 @@
 """The worker's service protocol: plans, timeslices, cancellation, and hostile messages."""
 
 import json
+import math
 
 import numpy as np
 from hypothesis import given, settings
@@ -223,3 +224,22 @@ def test_load_map_reads_the_format_it_is_told_and_says_which_it_read():
     for bad in ("png", ["json"], 3, ""):
         refused = call(svc, {"type": "load_map", "id": 4, "text": ascii_text, "format": bad})
         assert refused["type"] == "error" and refused["field"] == "format", bad
+
+
+def test_a_goal_may_allow_a_set_of_headings():
+    svc = Service()
+    grid = np.zeros((9, 14), dtype=np.uint8)
+    msg = {"type": "plan", "id": "set", "map": {"width": 14, "height": 9, "version": 1}, "start": [2, 4, 0.0],
+           "goal": [11, 4, [math.pi / 2, -math.pi / 2]], "options": {"method": "directional24", "radius": 1.0}}
+    assert call(svc, msg, grid.tobytes())["type"] == "started"
+    out = run_to_end(svc, "set")
+    assert out["type"] == "result" and out["result"]["status"] == "found" and out["result"]["legal"]
+    import arcstar
+    same = arcstar.plan(arcstar.TileMap(grid), (2, 4, 0.0), (11, 4, [math.pi / 2, -math.pi / 2]),
+                        method="directional24", radius=1.0)
+    assert math.isclose(out["result"]["cost"], same.cost)  # the library's plan to the same heading set
+    for bad in ([11, 4, []], [11, 4, [0.0] * 9], [11, 4, ["north"]], [11, 4, [0.5, True]]):
+        refused = call(svc, {**msg, "id": "bad", "goal": bad})
+        assert refused["type"] == "error" and refused["field"] == "goal", bad
+    refused = call(svc, {**msg, "id": "bad", "start": [2, 4, [0.0]]})
+    assert refused["type"] == "error" and refused["field"] == "start"

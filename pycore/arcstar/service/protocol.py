@@ -135,15 +135,25 @@ def check_text(value: object, field: str) -> str:
     return value
 
 
-def end_point(value: object, field: str) -> list[Any]:
-    """A plan's start or goal: ``[x, y]`` integers, or ``[x, y, heading]`` in radians."""
+#: The most headings a goal may allow (the directional lattice has 8).
+MAX_GOAL_HEADINGS = 8
+
+
+def end_point(value: object, field: str, heading_sets: bool = False) -> list[Any]:
+    """A plan's start or goal: ``[x, y]`` integers, or ``[x, y, heading]`` in radians; with
+    ``heading_sets`` (the goal) also ``[x, y, [heading, ...]]``: any of 1 to 8 headings."""
     if isinstance(value, list) and len(value) in (2, 3):
         if all(_is_int(v) for v in value[:2]):
             if len(value) == 2 or (_is_number(value[2]) and math.isfinite(value[2])):
                 return value
+            if heading_sets and isinstance(value[2], list) and 1 <= len(value[2]) <= MAX_GOAL_HEADINGS \
+                    and all(_is_number(h) and math.isfinite(h) for h in value[2]):
+                return [value[0], value[1], list(value[2])]
         elif all(_is_number(v) for v in value[:2]):
             raise BadInput(f"{field} must be a pair of integers [x, y], got {shown(value, 60)}", field)
-    raise BadInput(f"{field} must be [x, y] or [x, y, heading] (integers, and radians), got {shown(value, 60)}", field)
+    sets = f" or [x, y, [heading, ...]] (1 to {MAX_GOAL_HEADINGS} headings)" if heading_sets else ""
+    raise BadInput(f"{field} must be [x, y] or [x, y, heading]{sets} (integers, and radians), got {shown(value, 60)}",
+                   field)
 
 
 def _is_int(value: object) -> bool:

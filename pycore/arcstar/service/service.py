@@ -119,7 +119,7 @@ class Service:
         spec = msg.get("map")
         if not isinstance(spec, dict):
             raise BadInput("plan request needs a 'map' object with width, height and version", "map")
-        start, goal = end_point(msg.get("start"), "start"), end_point(msg.get("goal"), "goal")
+        start, goal = end_point(msg.get("start"), "start"), end_point(msg.get("goal"), "goal", heading_sets=True)
         tilemap = self._map(spec, cells)
         options = plan_options(msg.get("options"), {"trace": True})
         if "terrain_costs" in spec:
