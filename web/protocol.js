@@ -45,7 +45,7 @@ export const ErrorKind = Object.freeze({
  * Page -> worker requests.
  * @typedef {{width: number, height: number, version: number | string, cells?: Uint8Array,
  *            terrain_costs?: TerrainCost[]}} WireMap
- * @typedef {{type: 'plan', id: Id, map: WireMap, start: End, goal: End, options?: Record<string, unknown>}} PlanMessage
+ * @typedef {{type: 'plan', id: Id, map: WireMap, start: End, goal: GoalEnd, alongside?: boolean, options?: Record<string, unknown>}} PlanMessage
  * @typedef {{type: 'cancel', id: Id}} CancelMessage
  * @typedef {{type: 'info', id: Id}} InfoRequest
  * @typedef {'movingai' | 'json' | 'ascii'} MapFormat
@@ -111,7 +111,7 @@ export const ErrorKind = Object.freeze({
  * @property {{width: number, height: number, version: number, cells: Uint8Array,
  *             terrainCosts?: Array<[number, number | null]>}} map
  * @property {End} start
- * @property {End} goal
+ * @property {GoalEnd} goal
  * @property {Record<string, unknown>} [options]
  * @property {(p: {expanded: number, open: number}) => void} [onProgress]
  */
