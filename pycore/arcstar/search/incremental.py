@@ -1,0 +1,339 @@
+"""Incremental re-planning for fog of war: D* Lite (Koenig & Likhachev 2002) on a tile grid.
+
+A unit plans on what its player knows (unknown tiles planned as whatever the known map says,
+usually open ground), walks, sees walls, and re-plans. A fresh A* after every discovery repeats
+almost all the work of the last search; D* Lite searches *from the goal* and keeps its g-values,
+so a discovery re-opens only the part of the search it invalidates, and the unit's advance costs
+nothing but a heuristic offset (``km``).
+
+The graph is the search layer's square grid (``grid.GridGraph``'s moves): 4 or 8 neighbours, the
+diagonal policy of ``GridOptions`` (Lester's no-corner-cutting rule by default), and a step into
+a tile costs its straight or diagonal base times the tile's terrain cost, plus its influence,
+exactly as ``GridGraph`` computes it, so the cost found equals a fresh ``AStar`` on a freshly
+built graph of the same known map. Tiles are (x, y) with tile (x, y) covering [x, x+1) x
+[y, y+1), y down.
+
+Use (a world layer holding one known ``TileMap`` per player)::
+
+    planner = IncrementalPlanner(known, start=(2, 3), goal=(40, 17))  # GridOptions() by default
+    path = planner.plan()            # [(x, y), ...] start..goal, or None (see planner.status)
+    planner.move_to((3, 3))          # the unit entered another tile (usually path[1])
+    known.set_tile(5, 3, WALL)       # the unit saw a wall: change the known map ...
+    planner.update([(5, 3)])         # ... and say which tiles changed (None: compare them all)
+    path = planner.plan()            # the incremental re-plan; planner.expanded counts it
+
+Timeslicing: ``update``/``move_to`` start a re-plan; ``step(budget)`` expands at most
+``budget`` nodes and returns ``Status.RUNNING`` until it ends (``FOUND`` or ``NO_PATH``), so a
+scheduler can spread it over frames; ``cancel()`` stops the re-plan (the planner stays usable:
+the next ``plan()``/``step()`` after a ``move_to``/``update`` or ``plan()`` itself picks up where it
+stopped, nothing is lost). ``max_expansions`` bounds each re-plan (``BUDGET_EXHAUSTED``; call
+``plan()`` again to go on). Per re-plan: ``expanded`` and ``ms``; over the planner's life:
+``total_expanded`` and ``replans`` (the expansions of each finished re-plan, the first plan
+included).
+
+The heuristic is octile (Manhattan on 4 neighbours) scaled by the cheapest terrain cost present
+when the planner was made; an update that brings a cheaper terrain rebuilds the search from
+scratch (it would otherwise overestimate). Bad input raises ``BadInput`` naming the field.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from heapq import heappop, heappush
+
+import numpy as np
+
+from ..maps.tilemap import TileMap
+from ..outcomes import BadInput, Status, shown
+from .engine import SteppedSearch
+from .grid import GridGraph, GridOptions
+from .heuristics import heuristic_constants
+
+INF = math.inf
+RUNNING, FOUND, NO_PATH = Status.RUNNING, Status.FOUND, Status.NO_PATH
+BUDGET, CANCELLED = Status.BUDGET_EXHAUSTED, Status.CANCELLED
+Tile = tuple[int, int]
+
+
+def _tile_arg(value: object, tilemap: TileMap, field: str) -> Tile:
+    """An (x, y) tile on the map, else ``BadInput`` naming ``field``."""
+    ok = isinstance(value, (tuple, list)) and len(value) == 2 and all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value)
+    if not ok:
+        raise BadInput(f"{field} must be an (x, y) tile of integers, got {shown(value)}", field)
+    x, y = int(value[0]), int(value[1])  # type: ignore[index]
+    if not tilemap.in_bounds(x, y):
+        raise BadInput(f"{field} ({x}, {y}) is off the {tilemap.width}x{tilemap.height} map", field)
+    return x, y
+
+
+class IncrementalPlanner(SteppedSearch):
+    """D* Lite from ``goal`` to a moving ``start`` over the known map ``known`` (a ``TileMap``
+    the caller edits, then names the edited tiles in ``update``).
+
+    options: how the grid is walked (``GridOptions``; octile costs suit tile units best).
+    max_expansions: a budget per re-plan (None: none). The search state is per planner: one
+    planner per unit and goal.
+    """
+
+    def __init__(self, known: TileMap, start: Tile, goal: Tile, options: GridOptions | None = None,
+                 max_expansions: int | None = None) -> None:
+        if not isinstance(known, TileMap):
+            raise BadInput(f"known must be a TileMap, got {shown(known)}", "known")
+        if options is None:
+            options = GridOptions()
+        if not isinstance(options, GridOptions):
+            raise BadInput(f"options must be GridOptions, got {shown(options)}", "options")
+        if max_expansions is not None and (isinstance(max_expansions, bool) or not isinstance(max_expansions, int)
+                                           or max_expansions < 1):
+            raise BadInput(f"max_expansions must be a positive integer, got {shown(max_expansions)}",
+                           "max_expansions")
+        sx, sy = _tile_arg(start, known, "start")
+        gx, gy = _tile_arg(goal, known, "goal")
+        for field, (x, y) in (("start", (sx, sy)), ("goal", (gx, gy))):
+            if known.is_blocked(x, y):
+                raise BadInput(f"{field} ({x}, {y}) is blocked on the known map", field)
+        self.known, self.options = known, options
+        self.max_expansions = max_expansions
+        self.total_expanded = 0
+        self.replans: list[int] = []
+        graph = GridGraph(known, options)
+        self._stride = graph.stride
+        self._xs, self._ys = graph.xs, graph.ys
+        # per direction: (node offset, diagonal?, side offsets a and b); the side rule below
+        straight_d = {1, -1, graph.stride, -graph.stride}
+        self._dirs = [(d, d not in straight_d, sa, sb) for d, _costs, _check, sa, sb in graph.moves]
+        self._corner = options.diagonal if options.allows_diagonals else "never"
+        self.goal_node = graph.node(gx, gy)
+        self.start_node = graph.node(sx, sy)
+        self._build(graph)
+        self.status = RUNNING
+        self.expanded = 0
+        self.ms = 0.0
+        self._path: list[int] | None = None
+
+    # -- state -------------------------------------------------------------------------------
+    def _build(self, graph: GridGraph) -> None:
+        """Fresh search state over ``graph`` (a snapshot of the known map)."""
+        self._passable = bytearray(graph.passable)
+        self._sc = list(graph.straight_cost)
+        self._dc = list(graph.diagonal_cost)
+        self._min_cost = graph.min_cost
+        self._hs, self._hextra = heuristic_constants(graph)
+        n = graph.node_count
+        self._g = [INF] * n
+        self._rhs = [INF] * n
+        self._queued: dict[int, tuple[float, float]] = {}
+        self._heap: list[tuple[float, float, int]] = []
+        self._km = 0.0
+        self._last = self.start_node
+        self._rhs[self.goal_node] = 0.0
+        self._push(self.goal_node, (self._h(self.goal_node), 0.0))
+
+    def _h(self, node: int) -> float:
+        """The heuristic from the current start to ``node`` (consistent: octile or Manhattan)."""
+        return self._h_between(self.start_node, node)
+
+    def _h_between(self, a: int, b: int) -> float:
+        dx = abs(self._xs[a] - self._xs[b])
+        dy = abs(self._ys[a] - self._ys[b])
+        return dx * self._hs + dy * self._hextra if dx > dy else dy * self._hs + dx * self._hextra
+
+    def _key(self, node: int) -> tuple[float, float]:
+        m = min(self._g[node], self._rhs[node])
+        return m + self._h(node) + self._km, m
+
+    def _push(self, node: int, key: tuple[float, float]) -> None:
+        self._queued[node] = key
+        heappush(self._heap, (key[0], key[1], node))
+
+    def _moves(self, node: int) -> Iterable[tuple[int, bool]]:
+        """(neighbour, diagonal?) for every legal move out of ``node``. Moves are symmetric (a
+        diagonal's side tiles are the same both ways), so these are also the moves into it; a
+        step costs what entering its end tile costs (``_cost``)."""
+        p = self._passable
+        if not p[node]:
+            return
+        corner = self._corner
+        for d, diagonal, sa, sb in self._dirs:
+            j = node + d
+            if not p[j]:
+                continue
+            if diagonal and (corner == "both" and not (p[node + sa] and p[node + sb])
+                             or corner == "either" and not (p[node + sa] or p[node + sb])):
+                continue
+            yield j, diagonal
+
+    def _cost(self, into: int, diagonal: bool) -> float:
+        return self._dc[into] if diagonal else self._sc[into]
+
+    def _best_rhs(self, node: int) -> float:
+        g = self._g
+        return min((self._cost(j, dg) + g[j] for j, dg in self._moves(node)), default=INF)
+
+    def _update_vertex(self, node: int) -> None:
+        g, rhs = self._g[node], self._rhs[node]
+        if g != rhs:
+            self._push(node, self._key(node))
+        else:
+            self._queued.pop(node, None)
+
+    # -- what the caller does ----------------------------------------------------------------
+    def _begin(self) -> None:
+        """Start a re-plan (unless one is running): its counters start at zero."""
+        self._path = None
+        if self.status != RUNNING:
+            self.status = RUNNING
+            self.expanded = 0
+            self.ms = 0.0
+
+    def node_of(self, tile: Tile) -> int:
+        """The node id of tile (x, y) (``GridGraph``'s padded ids)."""
+        return (tile[1] + 1) * self._stride + tile[0] + 1
+
+    def tile_of(self, node: int) -> Tile:
+        y, x = divmod(node, self._stride)
+        return x - 1, y - 1
+
+    def move_to(self, tile: Tile) -> None:
+        """The unit now stands on ``tile`` (any open tile; normally the next one of the path)."""
+        x, y = _tile_arg(tile, self.known, "start")
+        node = self.node_of((x, y))
+        if not self._passable[node]:
+            raise BadInput(f"start ({x}, {y}) is blocked on the known map", "start")
+        if node == self.start_node:
+            return
+        self._begin()
+        self.start_node = node
+        self._km += self._h_between(self._last, node)
+        self._last = node
+
+    def update(self, tiles: Iterable[Tile] | None = None) -> int:
+        """Re-read these tiles of the known map (None: compare every tile); return how many
+        changed. Changed tiles start a re-plan."""
+        grid = self.known.cost_grid
+        influence = self.known.influence
+        if tiles is None:
+            changed = self._changed_tiles(grid, influence)
+        else:
+            changed = [_tile_arg(t, self.known, "tiles") for t in tiles]
+        straight, diagonal = self.options.units
+        touched: set[int] = set()
+        for x, y in changed:
+            node = self.node_of((x, y))
+            c = grid[y, x]
+            pen = 0.0 if influence is None else influence[y, x]
+            sc, dc = float(c * straight + pen), float(c * diagonal + pen)
+            if sc == self._sc[node] and dc == self._dc[node]:
+                continue
+            self._sc[node], self._dc[node] = sc, dc
+            self._passable[node] = 1 if math.isfinite(sc) else 0
+            touched.add(node)
+        if not touched:
+            return 0
+        self._begin()
+        if self.known.min_cost() < self._min_cost:  # the heuristic would overestimate: start over
+            self._build(GridGraph(self.known, self.options))
+            return len(touched)
+        # a tile's change alters the moves into it, out of it and the diagonals past its corner:
+        # all start at the tile or one of its 8 neighbours, whose rhs is recomputed
+        s = self._stride
+        around = {n + dx + dy * s for n in touched for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+        for n in sorted(around):  # all inside the padded grid (the border is never a tile)
+            if n != self.goal_node:
+                self._rhs[n] = self._best_rhs(n)
+                self._update_vertex(n)
+        return len(touched)
+
+    def _changed_tiles(self, grid: np.ndarray, influence: np.ndarray | None) -> list[Tile]:
+        straight, diagonal = self.options.units
+        pen = 0.0 if influence is None else influence
+        h, w = grid.shape
+        now = np.asarray(self._sc).reshape(h + 2, self._stride)[1:-1, 1:-1]
+        now_d = np.asarray(self._dc).reshape(h + 2, self._stride)[1:-1, 1:-1]
+        differ = (now != grid * straight + pen) | (now_d != grid * diagonal + pen)
+        ys, xs = np.nonzero(differ)
+        return list(zip(xs.tolist(), ys.tolist(), strict=True))
+
+    def plan(self) -> list[Tile] | None:
+        """Run the re-plan to its end (or its budget) and return the path, start to goal, as
+        tiles; None when there is none (``status`` says why)."""
+        if self.status in (BUDGET, CANCELLED):
+            self._begin()
+        self.run()
+        return self.path()
+
+    @property
+    def cost(self) -> float | None:
+        """The path's cost (the graph's cost units), when the last re-plan found one."""
+        return self._g[self.start_node] if self.status == FOUND else None
+
+    def path(self) -> list[Tile] | None:
+        """The path found by the last finished re-plan: from the start, each step to the
+        neighbour of least step cost + g (D* Lite's rule); None unless ``status`` is FOUND."""
+        if self.status != FOUND:
+            return None
+        if self._path is None:
+            node, g = self.start_node, self._g
+            nodes = [node]
+            while node != self.goal_node and len(nodes) <= len(g):
+                node = min(self._moves(node), key=lambda m: self._cost(m[0], m[1]) + g[m[0]])[0]
+                nodes.append(node)
+            self._path = nodes
+        return [self.tile_of(n) for n in self._path]
+
+    # -- the search (SteppedSearch) ----------------------------------------------------------
+    def _top(self) -> tuple[float, float, int] | None:
+        heap, queued = self._heap, self._queued
+        while heap:
+            k1, k2, node = heap[0]
+            if queued.get(node) == (k1, k2):
+                return heap[0]
+            heappop(heap)  # stale: the node was re-keyed or left the queue
+        return None
+
+    def _expand(self, budget: int) -> None:
+        g, rhs, queued, heap = self._g, self._rhs, self._queued, self._heap
+        start, goal = self.start_node, self.goal_node
+        n = 0
+        while True:
+            top = self._top()
+            start_key = self._key(start)
+            if (top is None or (top[0], top[1]) >= start_key) and rhs[start] == g[start]:
+                self.expanded += n
+                self.total_expanded += n
+                self._finish(FOUND if g[start] < INF else NO_PATH, None)
+                return
+            if n >= budget or top is None:
+                break
+            k_old = (top[0], top[1])
+            u = top[2]
+            k_new = self._key(u)
+            if k_old < k_new:
+                self._push(u, k_new)
+                continue
+            heappop(heap)
+            del queued[u]
+            n += 1
+            if g[u] > rhs[u]:  # over-consistent: settle it, offer it to its predecessors
+                g[u] = gu = rhs[u]
+                for p, diagonal in self._moves(u):
+                    via = self._cost(u, diagonal) + gu
+                    if p != goal and via < rhs[p]:
+                        rhs[p] = via
+                        self._update_vertex(p)
+            else:  # under-consistent: forget it, its predecessors look again
+                g[u] = INF
+                for p in [u, *(p for p, _diagonal in self._moves(u))]:
+                    if p != goal:
+                        rhs[p] = self._best_rhs(p)
+                    self._update_vertex(p)
+        self.expanded += n
+        self.total_expanded += n
+
+    def _finish(self, status: Status, goal: int | None) -> None:
+        self.status = status
+        if status in (FOUND, NO_PATH):
+            self.replans.append(self.expanded)
+
