@@ -3,6 +3,8 @@
 ``python -m arcstar plan MAPFILE --from X,Y --to X,Y [--json]``: one path and its stats.
 ``python -m arcstar scen MAP SCEN [--algorithm NAME] [--json]``: every problem of a Moving AI
 scenario file under the benchmark's rules (8 neighbours, no corner cutting, octile costs).
+``python -m arcstar world SCENARIO [--json]``: run a world scenario file (units, orders) to the
+end and print every unit's trajectory (the README's "Worlds" section has the format).
 
 Exit codes: 0 success, 1 no path (plan) or a cost that is not the optimal one (scen), 2 bad input.
 """
@@ -25,6 +27,7 @@ from .planner import METHODS, plan
 from .search.grid import COST_MODELS, DIAGONAL_POLICIES
 from .search.heuristics import HEURISTICS
 from .turning.methods import TURN_METHODS
+from .world import MAX_SCENARIO_BYTES, load_scenario, run_scenario
 
 
 def _point(text: str) -> tuple[int, int] | tuple[int, int, float] | tuple[int, int, list[float]]:
@@ -79,6 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     sc.add_argument("--algorithm", choices=tuple(METHODS), default="astar")
     sc.add_argument("--first", type=int, default=None, help="run only the first N problems")
     sc.add_argument("--json", action="store_true", help="print the rows as a JSON list")
+    wo = sub.add_parser("world", help="run a world scenario (units with orders) and print the trajectories")
+    wo.add_argument("scenario", help="a scenario JSON file (see the README, Worlds)")
+    wo.add_argument("--json", action="store_true", help="print every sample as JSON")
     return p
 
 
@@ -188,10 +194,29 @@ def _cmd_scen(args: argparse.Namespace) -> int:
     return 1 if wrong else 0
 
 
+def _cmd_world(args: argparse.Namespace) -> int:
+    try:
+        with open(args.scenario, "rb") as f:
+            data = f.read(MAX_SCENARIO_BYTES + 1)  # never more than the limit, whatever the file's size
+    except OSError as e:
+        raise BadInput(f"cannot read scenario file {args.scenario}: {e.strerror}", "scenario") from None
+    out = run_scenario(load_scenario(data))
+    if args.json:
+        print(json.dumps(out, allow_nan=False))
+    else:
+        for u in out["units"]:
+            last = u["samples"][-1]
+            arrived = "not arrived" if u["arrived"] is None else f"arrived at {u['arrived']:g} s"
+            print(f"{u['id']}: {arrived} ({u['status']}), at ({last[1]:.3f}, {last[2]:.3f}) facing "
+                  f"{last[3]:.3f} rad after {last[0]:g} s, {len(u['samples'])} samples")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    commands = {"plan": _cmd_plan, "scen": _cmd_scen, "world": _cmd_world}
     try:
-        return _cmd_plan(args) if args.command == "plan" else _cmd_scen(args)
+        return commands[args.command](args)
     except ValueError as e:
         print(f"arcstar: error: {e}", file=sys.stderr)
         return 2

@@ -1,0 +1,192 @@
+"""Driving a planned path in fixed ticks: a speed profile that accelerates, cruises, brakes in
+time for every slower stretch ahead, stops at the goal, and pivots on the spot at corners.
+
+Distances are tiles along the ``geometry.Path``, speeds tiles/s, accelerations tiles/s^2,
+headings radians (0 = east, pi/2 = south; y down). The position is the path's pose at the
+distance travelled (Pinter's Listing 2, ``Segment.pose_at``).
+
+What slows the unit (``constraints``):
+
+* an arc of radius r: at most ``UnitSpec.arc_speed(r)`` = min(speed, sqrt(lateral * r)) on it
+  (the lateral acceleration v^2 / r stays within the unit's limit);
+* the planner's ``speed_limits`` (the "tighter" method's slower turns): factor x speed between
+  two distances, and a stop where it pivots;
+* a joint where the heading jumps (a polyline corner, a pivot) or the gear flips (a cusp): the
+  unit stops there, turns on the spot at ``turn_rate`` (people: Pinter's fluid turning radius,
+  slowing to nothing to turn as tight as needed) and drives on;
+* the end of the path: a stop.
+
+Braking in discrete ticks. Each tick picks the next speed v' (so |v' - v| <= acceleration x dt
+or braking x dt) and moves v' x dt. To be sure of reaching a point at distance D ahead at no
+more than vc, braking b per tick, v' must satisfy (v'^2 - vc^2) / (2b) + v' dt <= D, that is
+v' <= sqrt(b^2 dt^2 + vc^2 + 2 b D) - b dt (or v' <= vc). The extra v' dt covers the tick
+already committed; the bound is kept from tick to tick by braking b (it shrinks by exactly the
+distance moved, less b dt^2 / 2), and for vc = 0 it never moves past the point (v' dt <= D), so
+the unit stops on the goal, never beyond it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..geometry.primitives import Arc, Path, angle_diff, normalize_angle
+from .units import UnitSpec
+
+#: Distances within this of a stop count as on it (tiles); the last stretch is snapped.
+SNAP = 1e-9
+#: Heading changes at a joint above this are corners the unit pivots on (radians).
+CORNER = 1e-6
+
+
+@dataclass(frozen=True)
+class Barrier:
+    """A place on the path where the unit must stop: ``s`` (tiles along), and the heading to
+    face before it drives on (None: no turn, e.g. a cusp or the end)."""
+
+    s: float
+    heading: float | None
+    segment: int
+
+
+def constraints(path: Path, unit: UnitSpec, speed_limits: list | tuple = ()) -> list[tuple[float, float, float]]:
+    """The speed caps along ``path``: (from, to, cap in tiles/s), from its arcs (lateral
+    limit) and the planner's ``speed_limits`` ((from, to, factor); from == to is a stop)."""
+    out: list[tuple[float, float, float]] = []
+    start = 0.0
+    for seg in path.segments:
+        end = start + seg.length
+        if isinstance(seg, Arc) and seg.length > 0.0:
+            cap = unit.arc_speed(seg.radius)
+            if cap < unit.speed:
+                out.append((start, end, cap))
+        start = end
+    for a, b, factor in speed_limits:
+        if b <= a:  # a pivot: its corner is a barrier (``barriers``)
+            continue
+        out.append((float(a), float(b), max(0.0, min(1.0, float(factor))) * unit.speed))
+    out.sort()
+    return out
+
+
+def barriers(path: Path, heading: float) -> list[Barrier]:
+    """Where the unit stops along ``path``, in order: facing the first segment if ``heading``
+    is not its heading, at every corner and cusp, and at the end."""
+    out: list[Barrier] = []
+    segs = path.segments
+    if abs(angle_diff(segs[0].heading, heading)) > CORNER:
+        out.append(Barrier(0.0, segs[0].heading, 0))
+    start = 0.0
+    for i, seg in enumerate(segs):
+        if i:
+            prev = segs[i - 1]
+            turn = abs(angle_diff(seg.heading, prev.end_pose().heading)) > CORNER
+            if turn or seg.gear != prev.gear:
+                out.append(Barrier(start, seg.heading if turn else None, i))
+        start += seg.length
+    out.append(Barrier(path.length, None, len(segs)))
+    return out
+
+
+class Mover:
+    """One unit driving one path; ``step(dt)`` advances it a tick.
+
+    ``s``: tiles travelled; ``v``: speed (tiles/s, >= 0; ``gear`` says forward or reverse);
+    ``heading``: the way the body faces. ``done`` once it stands at the end or has braked to
+    a halt after ``brake()``; ``arrived`` only in the first case.
+    """
+
+    def __init__(self, path: Path, unit: UnitSpec, heading: float, speed_limits: list | tuple = (),
+                 speed: float = 0.0) -> None:
+        self.path, self.unit = path, unit
+        self.caps = constraints(path, unit, speed_limits)
+        self.stops = barriers(path, heading)
+        self.ends: list[float] = []
+        total = 0.0
+        for seg in path.segments:
+            total += seg.length
+            self.ends.append(total)
+        self.s, self.v, self.k = 0.0, speed, 0
+        self.heading = normalize_angle(heading)
+        self.x, self.y = path.start_pose().xy
+        self.done = self.arrived = self.braking = False
+        self.reach = unit.speed ** 2 / (2.0 * unit.braking) + unit.speed + 1.0  # look-ahead (tiles)
+
+    @property
+    def gear(self) -> int:
+        """+1 forward, -1 reversing (the current segment's gear)."""
+        return self.path.segments[min(self.k, len(self.path.segments) - 1)].gear
+
+    def brake(self) -> None:
+        """Brake to a halt where the unit is (at ``braking``), then be done (not arrived)."""
+        self.braking = True
+        if self.v == 0.0:
+            self.done = True
+
+    def _allowed(self, vc: float, distance: float, b: float, dt: float) -> float:
+        """The highest speed now from which braking ``b`` per tick reaches ``distance`` ahead at
+        no more than ``vc`` (see the module notes)."""
+        return max(vc, math.sqrt(b * b * dt * dt + vc * vc + 2.0 * b * max(distance, 0.0)) - b * dt)
+
+    def _next_speed(self, dt: float, stop: Barrier) -> float:
+        u, s = self.unit, self.s
+        b = u.braking
+        v = min(self.v + u.acceleration * dt, u.speed)
+        if self.braking:
+            v = min(v, max(0.0, self.v - b * dt))
+        v = min(v, self._allowed(0.0, stop.s - s, b, dt))
+        for a, e, cap in self.caps:
+            if a > s + self.reach:
+                break
+            if a <= s < e:
+                v = min(v, cap)
+            elif a > s:
+                v = min(v, self._allowed(cap, a - s, b, dt))
+        return max(v, 0.0, self.v - b * dt) if not self.braking else max(v, 0.0)
+
+    def step(self, dt: float) -> None:
+        """Advance one tick of ``dt`` seconds: pivot at a stop, or pick the speed and move."""
+        if self.done:
+            self.v = 0.0
+            return
+        stop = self.stops[0]
+        if self.v == 0.0 and self.s >= stop.s - SNAP:
+            self.s = stop.s
+            if self.braking:
+                self.done = True
+                return
+            if stop.heading is not None and abs(angle_diff(stop.heading, self.heading)) > CORNER:
+                turn = angle_diff(stop.heading, self.heading)
+                step = self.unit.turn_rate * dt
+                self.heading = stop.heading if abs(turn) <= step else normalize_angle(
+                    self.heading + math.copysign(step, turn))
+                return
+            self.stops.pop(0)
+            self.k = stop.segment
+            if not self.stops:
+                self.done = self.arrived = True
+                self.k = len(self.path.segments) - 1
+                return
+            stop = self.stops[0]
+        v_prev, v = self.v, self._next_speed(dt, stop)
+        s = self.s + v * dt
+        if stop.s - s <= SNAP and v_prev <= self.unit.braking * dt:
+            s, v = stop.s, 0.0  # the last sliver of the approach: stand on the stop
+            if len(self.stops) == 1:  # the end: arrived this tick
+                self.stops.pop()
+                self.done = self.arrived = True
+        elif self.braking and v == 0.0:
+            self.done = True
+        self.s, self.v = min(s, stop.s), v
+        self._place()
+
+    def _place(self) -> None:
+        """Position and heading from the path at ``s`` on the current segment."""
+        segs = self.path.segments
+        limit = self.stops[0].segment if self.stops else len(segs)
+        while self.k < min(limit, len(segs)) - 1 and self.s > self.ends[self.k]:
+            self.k += 1
+        start = self.ends[self.k] - segs[self.k].length
+        seg = segs[self.k]
+        pose = seg.pose_at(min(max(self.s - start, 0.0), seg.length))
+        self.x, self.y, self.heading = pose.x, pose.y, pose.heading

@@ -1,0 +1,124 @@
+"""Orders and the routes they need: move, move to the nearest of several targets, patrol, stop.
+
+Points are (x, y) in tiles, anywhere inside a tile (centres at +0.5), with an optional heading
+in radians (0 = east, pi/2 = south; y down). The planner plans between tiles; a route adds the
+short straight lines from the unit's exact position to its tile's centre and from the goal
+tile's centre to the exact goal point, and a turn on the spot to a goal heading the path does
+not end on.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..geometry.primitives import Line, Path, Pose, angle_diff
+from ..maps.tilemap import TileMap
+from ..outcomes import Status
+from ..planner import PlanResult, nearest, plan
+from .units import UnitSpec
+
+#: Positions closer than this are the same point (tiles).
+SAME = 1e-9
+
+
+class OrderKind(StrEnum):
+    """What an order asks: ``move`` to a point, ``nearest`` of its points (Lester's gatherer),
+    ``patrol`` its points in turn for ever, ``stop`` (brake to a halt and forget the queue)."""
+
+    MOVE = "move"
+    NEAREST = "nearest"
+    PATROL = "patrol"
+    STOP = "stop"
+
+
+Point = tuple[float, float, float | None]
+
+
+@dataclass(frozen=True)
+class Order:
+    """An order: its kind, its points ((x, y, heading or None); one for move, one or more for
+    nearest and patrol, none for stop) and ``at``: the time (s) it is given, which replaces
+    whatever the unit was doing; None queues it after the orders before it."""
+
+    kind: OrderKind
+    points: tuple[Point, ...] = ()
+    at: float | None = None
+
+
+@dataclass(frozen=True)
+class Route:
+    """A planned route: the path to drive and the planner's speed limits along it (tiles, a
+    factor of top speed), or ``path`` None with ``message`` saying why there is none (``path``
+    None and no message: already there)."""
+
+    path: Path | None
+    speed_limits: tuple = ()
+    message: str = ""
+    goal: Point | None = None
+
+
+def tile_of(x: float, y: float) -> tuple[int, int]:
+    """The tile holding the point (x, y): (floor x, floor y)."""
+    return math.floor(x), math.floor(y)
+
+
+def _route_from(result: PlanResult, pose: Pose, goal: Point, unit: UnitSpec) -> Route:
+    if result.status != Status.FOUND or (result.legal is False):
+        why = result.message or str(result.status)
+        return Route(None, message=f"{result.status}: {why}")
+    if result.segments is not None:
+        segs = list(result.segments.segments)
+        limits = tuple(tuple(v) for v in result.speed_limits)
+    else:  # a plain search: the polyline through the tile centres, pivoting at its corners
+        centres = [(x + 0.5, y + 0.5) for x, y in result.path]
+        segs = list(Path.from_waypoints(centres).segments) if len(centres) > 1 else []
+        limits = ()
+    start = segs[0].start_pose() if segs else pose
+    shift = 0.0
+    if math.hypot(start.x - pose.x, start.y - pose.y) > SAME:
+        lead = Line(pose.x, pose.y, math.atan2(start.y - pose.y, start.x - pose.x),
+                    math.hypot(start.x - pose.x, start.y - pose.y))
+        segs.insert(0, lead)
+        shift = lead.length
+    end = segs[-1].end_pose() if segs else start
+    gx, gy, gh = goal
+    if math.hypot(gx - end.x, gy - end.y) > SAME:
+        segs.append(Line(end.x, end.y, math.atan2(gy - end.y, gx - end.x), math.hypot(gx - end.x, gy - end.y)))
+        end = segs[-1].end_pose()
+    if gh is not None and abs(angle_diff(gh, end.heading)) > 1e-6:
+        segs.append(Line(end.x, end.y, gh, 0.0))  # turn on the spot to face the goal heading
+    if not segs:
+        return Route(None, goal=goal)
+    limits = tuple((a + shift, b + shift, f) for a, b, f in limits)
+    return Route(Path(tuple(segs)), limits, goal=goal)
+
+
+def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ...],
+               to_nearest: bool = False) -> Route:
+    """The route for ``unit`` standing at ``pose`` to ``goals[0]`` (or, ``to_nearest``, to the
+    cheapest of ``goals``: Dijkstra with the unit's turning method, "tighter" for methods that
+    plan curves themselves, which go to one goal only)."""
+    here = tile_of(pose.x, pose.y)
+    options = unit.plan_options()
+    start = (here[0], here[1], pose.heading)
+    if to_nearest and len(goals) > 1:
+        if "turning" not in options:
+            options.update(method="dijkstra", turning="tighter")
+            options.pop("people", None)
+        else:
+            options["method"] = "dijkstra"
+        result = nearest(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], **options)
+        if result.status != Status.FOUND:
+            return Route(None, message=f"{result.status}: {result.message}")
+        reached = tuple(result.path[-1])
+        goal = next(g for g in goals if tile_of(g[0], g[1]) == reached)
+        return _route_from(result, pose, goal, unit)
+    goal = goals[0]
+    gx, gy = tile_of(goal[0], goal[1])
+    if (gx, gy) == here:  # same tile: straight to the point (and turn to its heading)
+        same = PlanResult(Status.FOUND, path=[])
+        return _route_from(same, pose, goal, unit)
+    target = (gx, gy) if goal[2] is None else (gx, gy, goal[2])
+    return _route_from(plan(tilemap, start, target, **options), pose, goal, unit)

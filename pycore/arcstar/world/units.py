@@ -1,0 +1,166 @@
+"""A unit in the world: its body, how it turns, how fast it goes, and the kind presets.
+
+Units are tile units and seconds: speeds in tiles/s, accelerations in tiles/s^2, turn rates in
+rad/s. Tile (x, y) covers [x, x+1) x [y, y+1), y grows down, headings are radians with
+0 = east (+x) and pi/2 = south (+y).
+
+The presets read a tile as about one metre for people and as "about one vehicle wide" for
+vehicles (Pinter's figures: a tank fills a tile and needs a turning radius of a tile or two).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from ..outcomes import BadInput, shown
+from ..planner import METHODS
+from ..search.options import check_number
+from ..turning.methods import TURN_METHODS
+
+#: Speeds, accelerations and radii above this are refused (tiles, seconds): no game needs more.
+MAX_RATE = 1e4
+#: The smallest body or turning radius accepted (tiles).
+MIN_SIZE = 0.01
+#: Planning methods a unit may use: a turning method on A*'s path (lines and arcs with speed
+#: limits), a directional search (legal curves by construction), or a plain search (a polyline
+#: whose corners the unit pivots on).
+PLAN_METHODS = (*TURN_METHODS, *METHODS)
+
+
+class Kind(StrEnum):
+    """A unit's preset: the defaults of ``KIND_PRESETS``."""
+
+    TANK = "tank"
+    CAR = "car"
+    PERSON = "person"
+
+
+class Avoidance(StrEnum):
+    """How units treat each other. Only ``none`` is built: units ignore each other.
+
+    Coming: ``pinter`` (every half second map the tiles each body covers over the next two
+    seconds; a unit that would collide decelerates and re-plans, passing on the right),
+    ``claimed`` (Lester's claimed tiles as penalties) and ``cooperative`` (windowed cooperative
+    A* with a space-time reservation table). ``BUILT`` lists what a scenario may ask for today.
+    """
+
+    NONE = "none"
+
+
+BUILT_AVOIDANCE = tuple(a.value for a in Avoidance)
+COMING_AVOIDANCE = ("pinter", "claimed", "cooperative")
+
+
+def check_avoidance(value: Any, field: str = "avoidance") -> Avoidance:
+    """``value`` as an ``Avoidance``; ``BadInput`` naming ``field`` for anything not built."""
+    if isinstance(value, str) and value in BUILT_AVOIDANCE:
+        return Avoidance(value)
+    if isinstance(value, str) and value in COMING_AVOIDANCE:
+        raise BadInput(f"{field} {value!r} is not built yet; use one of {', '.join(BUILT_AVOIDANCE)}", field)
+    raise BadInput(f"{field} must be one of {', '.join(BUILT_AVOIDANCE)}, got {shown(value)}", field)
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """What a unit is; every field is checked (``BadInput`` naming it).
+
+    width: body diameter (tiles). radius: the tightest turning radius at full speed (tiles).
+    speed: top speed (tiles/s). acceleration, braking: tiles/s^2 (braking is usually about twice
+    the acceleration: brakes beat engines). lateral: the lateral acceleration limit (tiles/s^2)
+    that caps the speed on an arc of radius r at sqrt(lateral * r); None means speed^2 / radius,
+    so the unit takes its own radius at full speed and the planner's tighter turns at
+    sqrt(r' / radius) of it (``turning``'s speed factor). turn_rate: how fast it turns on the
+    spot at a pivot (rad/s). can_reverse: it may back up (plans with Reeds-Shepp pieces).
+    method: how it plans (``PLAN_METHODS``; "tighter" by default: legal paths that slow down for
+    tight corners instead of failing). team: a free label for the lab and for avoidance.
+    """
+
+    id: str
+    width: float = 0.8
+    radius: float = 1.0
+    speed: float = 2.0
+    acceleration: float = 1.0
+    braking: float = 2.0
+    lateral: float | None = None
+    turn_rate: float = 1.0
+    can_reverse: bool = False
+    method: str = "tighter"
+    team: str = ""
+    kind: Kind | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not 0 < len(self.id) <= 64:
+            raise BadInput(f"id must be a string of 1 to 64 characters, got {shown(self.id)}", "id")
+        for name in ("width", "radius"):
+            v = check_number(getattr(self, name), name, MIN_SIZE)
+            if v > 64:
+                raise BadInput(f"{name} must be at most 64 tiles, got {v:g}", name)
+        for name in ("speed", "acceleration", "braking", "turn_rate"):
+            v = check_number(getattr(self, name), name, 0.0, strict=True)
+            if v > MAX_RATE:
+                raise BadInput(f"{name} must be at most {MAX_RATE:g}, got {v:g}", name)
+        if self.lateral is not None:
+            check_number(self.lateral, "lateral", 0.0, strict=True)
+        if not isinstance(self.can_reverse, bool):
+            raise BadInput(f"can_reverse must be true or false, got {shown(self.can_reverse)}", "can_reverse")
+        if not isinstance(self.method, str) or self.method not in PLAN_METHODS:
+            raise BadInput(f"method must be one of {', '.join(PLAN_METHODS)}, got {shown(self.method)}", "method")
+        if not isinstance(self.team, str) or len(self.team) > 64:
+            raise BadInput(f"team must be a string of at most 64 characters, got {shown(self.team)}", "team")
+        if self.kind is not None and not isinstance(self.kind, Kind):
+            raise BadInput(f"kind must be one of {', '.join(Kind)}, got {shown(self.kind)}", "kind")
+
+    @property
+    def lateral_limit(self) -> float:
+        """The lateral acceleration limit in tiles/s^2 (``lateral`` or speed^2 / radius)."""
+        return self.lateral if self.lateral is not None else self.speed ** 2 / self.radius
+
+    def arc_speed(self, r: float) -> float:
+        """The top speed on an arc of radius ``r`` tiles: min(speed, sqrt(lateral * r))."""
+        return min(self.speed, math.sqrt(self.lateral_limit * r))
+
+    def plan_options(self) -> dict[str, Any]:
+        """The flat ``plan()`` options for this unit's method, width, radius and reversing."""
+        out: dict[str, Any] = {"width": self.width, "radius": self.radius, "can_reverse": self.can_reverse}
+        if self.method in TURN_METHODS:
+            out.update(method="astar", turning=self.method)
+        else:
+            out["method"] = self.method
+        if self.kind is Kind.PERSON and self.method in ("directional24", "directional48"):
+            out["people"] = True
+        return out
+
+
+#: The presets (tiles, seconds; fields as in ``UnitSpec``).
+#: tank: fills most of a tile (0.9), turns on a 1.5-tile circle, 2 tiles/s top speed reached in
+#:   2 s, brakes twice as hard, backs up, and pivots on its tracks at 0.8 rad/s (neutral steer).
+#: car: 0.8 wide, a wider 2-tile circle, fast (4 tiles/s, 0 to top in 1.6 s, braking 5), can
+#:   reverse; it cannot turn in place, so a pivot is slow (0.5 rad/s: a shuffle, rare with
+#:   "tighter" at radius 2).
+#: person: 0.5 tiles (shoulders of about 0.5 m, a tile taken as 1 m), walks at 1.4 tiles/s
+#:   (1.4 m/s, normal walking), reaches it in about a second, stops in half of one, and turns
+#:   on the spot at 4 rad/s. Pinter's fluid turning radius: the radius is tight (0.5) but the
+#:   lateral limit is low (1.0 tiles/s^2, a comfortable walking turn), so a person slows to
+#:   sqrt(1.0 * 0.5) = 0.71 tiles/s on the tightest arcs and stops to pivot at sharp corners.
+KIND_PRESETS: dict[Kind, dict[str, Any]] = {
+    Kind.TANK: {"width": 0.9, "radius": 1.5, "speed": 2.0, "acceleration": 1.0, "braking": 2.0,
+                "turn_rate": 0.8, "can_reverse": True},
+    Kind.CAR: {"width": 0.8, "radius": 2.0, "speed": 4.0, "acceleration": 2.5, "braking": 5.0,
+               "turn_rate": 0.5, "can_reverse": True},
+    Kind.PERSON: {"width": 0.5, "radius": 0.5, "speed": 1.4, "acceleration": 1.5, "braking": 3.0,
+                  "lateral": 1.0, "turn_rate": 4.0, "can_reverse": False},
+}
+
+
+def unit_of_kind(uid: str, kind: Any = None, **given: Any) -> UnitSpec:
+    """A ``UnitSpec`` from a kind's preset (none: the ``UnitSpec`` defaults) with ``given``
+    fields winning."""
+    if kind is None:
+        return UnitSpec(uid, **given)
+    if not isinstance(kind, str) or kind not in tuple(Kind):
+        raise BadInput(f"kind must be one of {', '.join(Kind)}, got {shown(kind)}", "kind")
+    k = Kind(kind)
+    return replace(UnitSpec(uid, **KIND_PRESETS[k]), kind=k, **given)

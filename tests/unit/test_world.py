@@ -1,0 +1,200 @@
+"""The world's motion: a unit arrives, within its limits, never in a wall, the same every run.
+
+Every property is checked from the samples with ``worldcheck`` (code of its own, not the
+world's): speed, acceleration and braking from successive samples, continuity, heading along
+the motion, and an exact disc-against-tile test."""
+
+import math
+
+import numpy as np
+import pytest
+
+import arcstar
+from arcstar.geometry.primitives import Pose
+from arcstar.world import KIND_PRESETS, Kind, Order, OrderKind, UnitSpec, World, unit_of_kind
+from worldcheck import check_trajectory, disc_overlap
+
+OPEN = ["............", "............", "............", "............"]
+CORNER = ["..........", "..........", "......###.", "......#...", "......#..."]
+ROOMS = ["..........#.........", "..........#.........", "....................", "..........#.........",
+         "..........#.........", "####.######.........", "....................", "...................."]
+
+
+def world_of(rows, specs_poses_orders, dt=0.05, seed=1):
+    m = arcstar.parse_ascii("\n".join(rows)).map
+    w = World(m, dt, seed)
+    for spec, pose, orders in specs_poses_orders:
+        w.add(spec, Pose(*pose), orders)
+    return w, m
+
+
+def move(x, y, h=None, at=None):
+    return Order(OrderKind.MOVE, ((x, y, h),), at)
+
+
+def check(u, w, m):
+    s = u.spec
+    check_trajectory(u.samples, w.dt, s.speed, s.acceleration, s.braking, m.blocked, s.width)
+
+
+def test_a_unit_on_an_open_map_arrives_on_its_goal():
+    spec = UnitSpec("a", width=0.8, radius=0.5, speed=2.0)
+    w, m = world_of(OPEN, [(spec, (1.5, 1.5, 0.0), [move(10.5, 2.5)])])
+    w.run(60)
+    u = w.units[0]
+    check(u, w, m)
+    assert u.arrived is not None and u.arrived == pytest.approx(u.samples[-1][0])
+    assert u.samples[-1][1:3] == pytest.approx((10.5, 2.5), abs=1e-9) and u.samples[-1][4] == 0.0
+    assert max(s[4] for s in u.samples) == pytest.approx(2.0)  # it reached cruising speed
+    # no faster than a straight-line sprint at these limits allows
+    assert u.arrived >= math.hypot(9, 1) / 2.0
+
+
+@pytest.mark.parametrize("method", ["tighter", "smooth", "astar", "directional24"])
+def test_a_unit_drives_round_a_corner_within_its_limits(method):
+    spec = UnitSpec("a", width=0.8, radius=1.0, speed=2.0, method=method)
+    w, m = world_of(CORNER, [(spec, (1.5, 1.5, 0.0), [move(8.5, 4.5)])])
+    w.run(60)
+    u = w.units[0]
+    check(u, w, m)
+    assert u.arrived is not None, u.status
+    assert u.samples[-1][1:3] == pytest.approx((8.5, 4.5), abs=1e-9)
+
+
+def test_it_brakes_before_a_tight_arc():
+    # a low lateral limit: the arcs of radius 1 may be taken at sqrt(0.5) = 0.71 tiles/s only
+    spec = UnitSpec("a", width=0.8, radius=1.0, speed=3.0, acceleration=2.0, braking=3.0, lateral=0.5,
+                    method="directional24")
+    w, m = world_of(CORNER, [(spec, (1.5, 1.5, 0.0), [move(8.5, 4.5)])])
+    w.run(60)
+    u = w.units[0]
+    check(u, w, m)
+    s = np.asarray(u.samples)
+    turning = np.abs(np.array([math.atan2(math.sin(b - a), math.cos(b - a)) for a, b in zip(s[:-1, 3], s[1:, 3])]))
+    on_arc = turning > 1e-9
+    assert on_arc.any() and s[1:, 4][on_arc].max() <= math.sqrt(0.5) + 1e-9
+    assert s[:, 4].max() > 2.0  # and fast on the straights
+
+
+def test_a_person_stops_and_turns_on_the_spot_at_a_corner():
+    spec = unit_of_kind("p", "person", method="astar")
+    w, m = world_of(ROOMS, [(spec, (1.5, 2.5, 0.0), [move(12.5, 6.5)])])
+    w.run(60)
+    u = w.units[0]
+    check(u, w, m)
+    assert u.arrived is not None
+    s = np.asarray(u.samples)
+    still = [i for i in range(1, len(s)) if abs(s[i, 4]) == 0.0 and np.hypot(*(s[i, 1:3] - s[i - 1, 1:3])) == 0.0]
+    turned = [i for i in still if abs(math.remainder(s[i, 3] - s[i - 1, 3], 2 * math.pi)) > 1e-6]
+    assert turned, "a person pivots at a polyline corner"
+    rate = max(abs(math.remainder(s[i, 3] - s[i - 1, 3], 2 * math.pi)) for i in turned) / w.dt
+    assert rate <= KIND_PRESETS[Kind.PERSON]["turn_rate"] + 1e-9
+
+
+@pytest.mark.parametrize("kind", ["tank", "car", "person"])
+def test_the_presets_drive_within_their_limits(kind):
+    spec = unit_of_kind(kind, kind)
+    w, m = world_of(ROOMS, [(spec, (1.5, 1.5, 0.0), [move(17.5, 6.5)])])
+    w.run(120)
+    u = w.units[0]
+    check(u, w, m)
+    assert u.arrived is not None, u.status
+
+
+def test_the_same_seed_gives_the_same_samples():
+    def run():
+        specs = [(unit_of_kind("t", "tank"), (1.5, 1.5, 0.0), [move(17.5, 6.5)]),
+                 (unit_of_kind("p", "person"), (2.5, 6.5, math.pi / 2), [move(15.5, 1.5, 0.0)]),
+                 (UnitSpec("c", method="directional24"), (15.5, 3.5, math.pi), [move(1.5, 0.5)])]
+        w, _ = world_of(ROOMS, specs, seed=7)
+        w.run(90)
+        return [(u.samples, u.arrived, u.status) for u in w.units]
+
+    first = run()
+    assert first == run()
+    assert all(arrived is not None for _, arrived, _ in first)
+
+
+def test_a_stop_order_brakes_to_a_halt_and_stays():
+    spec = UnitSpec("a", speed=2.0, acceleration=1.0, braking=2.0)
+    w, m = world_of(OPEN, [(spec, (0.5, 1.5, 0.0), [move(11.5, 1.5), Order(OrderKind.STOP, at=3.0)])])
+    w.run(30)
+    u = w.units[0]
+    check(u, w, m)
+    assert u.arrived is None and u.status == "stopped"
+    s = np.asarray(u.samples)
+    # braking from at most 2 tiles/s at 2 tiles/s^2 takes 1 s; then the world has nothing left to do
+    assert w.time <= 3.0 + 1.0 + 2 * w.dt and s[-1, 4] == 0.0
+    assert s[-1, 1] < 11.0 and s[s[:, 0] >= 3.0 + 1.0, 4].max(initial=0.0) == 0.0
+
+
+def test_a_timed_move_replaces_the_current_one():
+    spec = UnitSpec("a", speed=2.0)
+    w, m = world_of(OPEN, [(spec, (0.5, 1.5, 0.0), [move(11.5, 1.5), move(2.5, 3.5, at=2.0)])])
+    w.run(60)
+    u = w.units[0]
+    check(u, w, m)
+    assert u.arrived is not None and u.samples[-1][1:3] == pytest.approx((2.5, 3.5))
+
+
+def test_a_patrol_loops_between_its_points():
+    spec = UnitSpec("a", width=0.8, radius=0.5, speed=2.0)
+    points = ((9.5, 1.5, None), (2.5, 1.5, None))
+    w, m = world_of(OPEN, [(spec, (1.5, 1.5, 0.0), [Order(OrderKind.PATROL, points)])])
+    w.run(40)
+    u = w.units[0]
+    check(u, w, m)
+    assert u.arrived is None and w.time == pytest.approx(40.0)
+    s = np.asarray(u.samples)
+    for px, py, _ in points:
+        near = np.hypot(s[:, 1] - px, s[:, 2] - py) < 1e-6
+        visits = np.count_nonzero(np.diff(near.astype(int)) == 1)
+        assert visits >= 2, f"visited ({px}, {py}) {visits} times"
+
+
+def _bfs(blocked, start, goal):
+    """Steps on the 4-neighbour grid (an independent distance)."""
+    from collections import deque
+    h, w = blocked.shape
+    dist = {start: 0}
+    q = deque([start])
+    while q:
+        x, y = q.popleft()
+        for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if 0 <= nx < w and 0 <= ny < h and not blocked[ny, nx] and (nx, ny) not in dist:
+                dist[(nx, ny)] = dist[(x, y)] + 1
+                q.append((nx, ny))
+    return dist.get(goal, math.inf)
+
+
+def test_nearest_goes_to_the_target_nearest_by_the_ground_not_the_crow():
+    rows = ["..........", "..........", "..........", "#########.", ".........."]
+    spec = UnitSpec("a", width=0.8, radius=0.5)
+    targets = ((1.5, 4.5, None), (8.5, 1.5, None))  # the first is nearer as the crow flies, behind a wall
+    w, m = world_of(rows, [(spec, (1.5, 1.5, 0.0), [Order(OrderKind.NEAREST, targets)])])
+    w.run(60)
+    u = w.units[0]
+    check(u, w, m)
+    steps = [_bfs(m.blocked, (1, 1), (math.floor(x), math.floor(y))) for x, y, _ in targets]
+    want = targets[int(np.argmin(steps))]
+    assert want == targets[1] and math.hypot(0, 3) < math.hypot(7, 0)
+    assert u.arrived is not None and u.samples[-1][1:3] == pytest.approx(want[:2])
+
+
+def test_an_unreachable_goal_leaves_the_unit_where_it_is_and_says_why():
+    rows = ["....#....", "....#....", "....#...."]
+    w, m = world_of(rows, [(UnitSpec("a", width=0.8), (1.5, 1.5, 0.0), [move(7.5, 1.5)])])
+    w.run(10)
+    u = w.units[0]
+    assert u.arrived is None and u.status.startswith("no route")
+    assert "unreachable" in u.status or "no_path" in u.status
+    assert {tuple(s[1:3]) for s in u.samples} == {(1.5, 1.5)}
+
+
+def test_the_independent_wall_check_sees_an_overlap():
+    blocked = np.zeros((3, 3), bool)
+    blocked[1, 1] = True
+    assert disc_overlap(blocked, 0.5, 0.5, 1.0) == 0.0  # touching the wall tile's corner region only
+    assert disc_overlap(blocked, 0.5, 1.5, 1.0) == pytest.approx(0.0)  # touching its side
+    assert disc_overlap(blocked, 0.6, 1.5, 1.0) == pytest.approx(0.1)
+    assert disc_overlap(blocked, 0.3, 0.5, 1.0) == pytest.approx(0.2)  # past the map's edge

@@ -1,0 +1,181 @@
+"""Scenario files and ``python -m arcstar world``: the documented format runs, and hostile or
+malformed files are refused with a clear error naming the field (exit code 2)."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import arcstar
+from arcstar.cli import main
+from arcstar.outcomes import BadInput
+from arcstar.world import MAX_SCENARIO_BYTES, load_scenario, read_scenario, run_scenario
+from worldcheck import check_trajectory
+
+EXAMPLE = {"map": ["..........", "..........", "......###.", "......#...", "......#..."], "seed": 1,
+           "duration": 120, "avoidance": "none",
+           "units": [{"id": "a", "start": [1.5, 1.5, 0.0], "goal": [8.5, 4.5], "width": 0.8, "radius": 0.5,
+                      "speed": 2.0}]}
+
+
+def _run_cli(tmp_path, capsys, doc, *extra):
+    f = tmp_path / "scenario.json"
+    f.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    code = main(["world", str(f), *extra])
+    return code, capsys.readouterr()
+
+
+def test_the_readme_example_runs_from_the_command_line(tmp_path, capsys):
+    code, out = _run_cli(tmp_path, capsys, EXAMPLE, "--json")
+    assert code == 0
+    doc = json.loads(out.out)
+    (u,) = doc["units"]
+    assert u["id"] == "a" and isinstance(u["arrived"], float) and u["status"] == "arrived"
+    samples = u["samples"]
+    assert samples[0] == [0.0, 1.5, 1.5, 0.0, 0.0]
+    assert u["arrived"] == samples[-1][0] and samples[-1][1:3] == [8.5, 4.5]
+    blocked = arcstar.parse_ascii("\n".join(EXAMPLE["map"])).map.blocked
+    # the defaults: acceleration 1, braking 2 tiles/s^2, dt 0.05 s; the output is rounded to 1e-6
+    check_trajectory(samples, doc["dt"], 2.0, 1.0, 2.0, blocked, 0.8, eps=1e-5)
+
+
+def test_the_text_output_says_where_each_unit_ended(tmp_path, capsys):
+    code, out = _run_cli(tmp_path, capsys, EXAMPLE)
+    assert code == 0 and out.out.startswith("a: arrived at ")
+
+
+def test_the_richer_form_kinds_orders_dt_and_method():
+    doc = {"map": ["....................", "....................", ".........#..........",
+                   ".........#..........", "...................."],
+           "seed": 3, "duration": 30, "dt": 0.1, "method": "tighter",
+           "units": [{"id": "t", "kind": "tank", "start": [1.5, 1.5, 0.0], "team": "red",
+                      "orders": [{"type": "move", "goal": [15.5, 3.5, 1.5707963]},
+                                 {"type": "move", "goal": [2.5, 4.5]}]},
+                     {"id": "p", "kind": "person", "start": [18.5, 0.5], "speed": 1.0,
+                      "patrol": [[12.5, 0.5], [18.5, 4.5]]},
+                     {"id": "g", "start": [0.5, 4.5], "targets": [[19.5, 4.5], [4.5, 0.5]], "method": "astar"},
+                     {"id": "s", "kind": "car", "start": [5.5, 4.5, 3.14159],
+                      "orders": [{"type": "move", "goal": [0.5, 0.5]}, {"type": "stop", "at": 1.0}]}]}
+    out = run_scenario(read_scenario(doc), digits=None)
+    by = {u["id"]: u for u in out["units"]}
+    assert by["t"]["arrived"] is not None and by["t"]["samples"][-1][1:3] == pytest.approx([2.5, 4.5])
+    assert by["p"]["arrived"] is None and by["p"]["status"] == "patrolling" and out["time"] == pytest.approx(30)
+    assert by["g"]["samples"][-1][1:3] == pytest.approx([4.5, 0.5])
+    assert by["s"]["status"] == "stopped" and by["s"]["arrived"] is None
+    blocked = arcstar.parse_ascii("\n".join(doc["map"])).map.blocked
+    presets = {"t": (2.0, 1.0, 2.0, 0.9), "p": (1.0, 1.5, 3.0, 0.5), "g": (2.0, 1.0, 2.0, 0.8),
+               "s": (4.0, 2.5, 5.0, 0.8)}
+    for uid, (v, a, b, w) in presets.items():
+        check_trajectory(by[uid]["samples"], 0.1, v, a, b, blocked, w)
+
+
+def test_the_same_file_gives_the_same_output(tmp_path, capsys):
+    first = _run_cli(tmp_path, capsys, EXAMPLE, "--json")[1].out
+    assert first == _run_cli(tmp_path, capsys, EXAMPLE, "--json")[1].out
+
+
+def _with(**changes):
+    doc = json.loads(json.dumps(EXAMPLE))
+    for path, value in changes.items():
+        target = doc
+        keys = path.split("__")
+        for k in keys[:-1]:
+            target = target[int(k)] if isinstance(target, list) else target[k]
+        last = keys[-1]
+        if value is _DROP:
+            del target[last]
+        elif isinstance(target, list):
+            target[int(last)] = value
+        else:
+            target[last] = value
+    return doc
+
+
+_DROP = object()
+
+BAD = [
+    (_with(map=42), "map"),
+    (_with(map=["..", "..."]), "map"),
+    (_with(map=["..x"]), "map"),
+    (_with(units=[]), "units"),
+    (_with(units="a"), "units"),
+    (_with(seed=1.5), "seed"),
+    (_with(seed=True), "seed"),
+    (_with(duration=1e9), "duration"),
+    (_with(duration=-1), "duration"),
+    (_with(duration="10"), "duration"),
+    (_with(dt=0.0), "dt"),
+    (_with(dt=5), "dt"),
+    (_with(avoidance="pinter"), "avoidance"),
+    (_with(avoidance="flock"), "avoidance"),
+    (_with(method="teleport"), "method"),
+    (_with(colour="red"), "colour"),
+    (_with(units__0__start=[1.5, 1.5, "east"]), "units[0].start[2]"),
+    (_with(units__0__start=[1.5]), "units[0].start"),
+    (_with(units__0__start=[99.5, 1.5, 0.0]), "units[0].start"),
+    (_with(units__0__start=[-0.5, 1.5, 0.0]), "units[0].start"),
+    (_with(units__0__start=[6.5, 2.5, 0.0]), "units[0].start"),
+    (_with(units__0__start=_DROP), "units[0].start"),
+    (_with(units__0__goal=[6.5, 3.5]), "units[0].goal"),
+    (_with(units__0__goal=[9.5, 0.5], units__0__width=3.5), "units[0].start"),
+    (_with(units__0__width=-1), "units[0].width"),
+    (_with(units__0__speed=0), "units[0].speed"),
+    (_with(units__0__speed=1e300), "units[0].speed"),
+    (_with(units__0__radius=None), "units[0].radius"),
+    (_with(units__0__can_reverse="yes"), "units[0].can_reverse"),
+    (_with(units__0__kind="horse"), "units[0].kind"),
+    (_with(units__0__method="warp"), "units[0].method"),
+    (_with(units__0__id=7), "units[0].id"),
+    (_with(units__0__wings=2), "units[0].wings"),
+    (_with(units__0__orders=[{"type": "fly"}]), "units[0].orders[0].type"),
+    (_with(units__0__orders=[{"type": "move"}]), "units[0].orders[0].goal"),
+    (_with(units__0__orders=[{"type": "stop", "goal": [1.5, 1.5]}]), "units[0].orders[0].goal"),
+    (_with(units__0__orders=[{"type": "stop", "at": -1}]), "units[0].orders[0].at"),
+    (_with(units__0__patrol=[]), "units[0].patrol"),
+    (_with(units__0__targets=[[1.5, 1.5], [1e20, 1]]), "units[0].targets[1][0]"),
+    ({**EXAMPLE, "units": [EXAMPLE["units"][0], EXAMPLE["units"][0]]}, "units[1].id"),
+    ({**EXAMPLE, "units": [EXAMPLE["units"][0]] * 300}, "units"),
+    ({**EXAMPLE, "duration": 3600, "dt": 0.005, "units": [EXAMPLE["units"][0], {**EXAMPLE["units"][0], "id": "b"}]},
+     "duration"),
+    ([1, 2], ""),
+]
+
+
+@pytest.mark.parametrize(("doc", "field"), BAD)
+def test_bad_scenarios_name_the_field(doc, field):
+    with pytest.raises(BadInput) as e:
+        read_scenario(doc)
+    assert e.value.field == field, str(e.value)
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("{", "not valid JSON"),
+    ('{"map": ["..."], "units": [{"id": "a", "start": [NaN, 0.5]}]}', "finite"),
+    ('{"map": ["..."], "units": [{"id": "a", "start": [Infinity, 0.5]}]}', "finite"),
+    ("[" * 5000 + "]" * 5000, "deeper"),
+    (" " * (MAX_SCENARIO_BYTES + 1), "over the limit"),
+    (b"\xff\xfe", "UTF-8"),
+])
+def test_hostile_text_is_refused(text, why):
+    with pytest.raises(BadInput, match=why):
+        load_scenario(text)
+
+
+def test_the_command_line_exits_2_with_the_message(tmp_path, capsys):
+    code, out = _run_cli(tmp_path, capsys, _with(units__0__start=[6.5, 2.5, 0.0]))
+    assert code == 2 and "units[0].start" in out.err and "wall" in out.err and out.out == ""
+    code, out = _run_cli(tmp_path, capsys, _with(avoidance="cooperative"))
+    assert code == 2 and "not built yet" in out.err
+    code, out = _run_cli(tmp_path, capsys, "not json")
+    assert code == 2 and "not valid JSON" in out.err
+    assert main(["world", str(tmp_path / "missing.json")]) == 2
+
+
+def test_a_heading_given_at_the_goal_is_faced_on_arrival():
+    doc = _with(units__0__goal=[8.5, 4.5, math.pi / 2])
+    out = run_scenario(read_scenario(doc), digits=None)
+    last = out["units"][0]["samples"][-1]
+    assert out["units"][0]["arrived"] is not None
+    assert abs(math.remainder(last[3] - math.pi / 2, 2 * math.pi)) < 1e-9
+    assert np.allclose(last[1:3], [8.5, 4.5])
