@@ -198,3 +198,41 @@ def test_the_independent_wall_check_sees_an_overlap():
     assert disc_overlap(blocked, 0.5, 1.5, 1.0) == pytest.approx(0.0)  # touching its side
     assert disc_overlap(blocked, 0.6, 1.5, 1.0) == pytest.approx(0.1)
     assert disc_overlap(blocked, 0.3, 0.5, 1.0) == pytest.approx(0.2)  # past the map's edge
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_maps_units_and_methods_stay_within_limits(seed):
+    """Random 14x10 maps, kinds, methods, starts and goals: every run keeps the limits and
+    arrives, or says why the planner found no route."""
+    import random
+    rng = random.Random(seed)
+    for _ in range(10):
+        grid = [["#" if rng.random() < 0.18 else "." for _ in range(14)] for _ in range(10)]
+        free = [(x, y) for y in range(10) for x in range(14) if grid[y][x] == "."]
+        kind = rng.choice(["tank", "car", "person", None])
+        method = rng.choice(["tighter", "astar", "directional24", "backup", "smooth"])
+        spec = unit_of_kind("u", kind, method=method, width=0.6, radius=rng.choice([0.5, 1.0]))
+        (sx, sy), (gx, gy) = rng.sample(free, 2)
+        w, m = world_of(["".join(r) for r in grid],
+                        [(spec, (sx + 0.5, sy + 0.5, rng.uniform(-3, 3)), [move(gx + 0.5, gy + 0.5)])])
+        w.run(200)
+        u = w.units[0]
+        s = u.spec
+        check_trajectory(u.samples, w.dt, s.speed, s.acceleration, s.braking, m.blocked, s.width, radius=s.radius)
+        assert u.arrived is not None or u.status.startswith("no route"), u.status
+        if u.arrived is not None:
+            assert u.samples[-1][1:3] == pytest.approx((gx + 0.5, gy + 0.5), abs=1e-9)
+
+
+@pytest.mark.parametrize("method", ["backup", "directional24"])
+def test_a_car_backs_up_to_turn_round_in_a_small_room(method):
+    rows = ["##########", "#........#", "#........#", "#........#", "##########"]
+    spec = unit_of_kind("c", "car", method=method, radius=1.5, width=0.8)
+    w, m = world_of(rows, [(spec, (7.5, 2.5, 0.0), [move(2.5, 2.5, math.pi)])])
+    w.run(60)
+    u = w.units[0]
+    check_trajectory(u.samples, w.dt, spec.speed, spec.acceleration, spec.braking, m.blocked, spec.width,
+                     radius=spec.radius)
+    assert u.arrived is not None
+    assert any(s[4] < 0 for s in u.samples), "it reverses (negative speed) on the way"
+    assert abs(math.remainder(u.samples[-1][3] - math.pi, 2 * math.pi)) < 1e-6
