@@ -199,3 +199,26 @@ def test_bad_input_names_the_field(call, field):
     with pytest.raises(BadInput) as err:
         call(tilemap)
     assert err.value.field == field
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_long_walks_where_sqrt2_sums_tie_in_the_last_bit(seed):
+    """On larger open maps a wall found on a straight stretch of the path has the start's key up
+    to rounding; every re-plan must still match a fresh A*."""
+    rng = np.random.default_rng(seed)
+    true_map = arcstar.TileMap.from_blocked(rng.random((60, 60)) < 0.2)
+    start, goal = (1, 58), (58, 2)
+    for t in (start, goal):
+        true_map.set_tile(*t, GROUND)
+    known = arcstar.TileMap.empty(60, 60)
+    options = GridOptions(costs="octile")
+    planner = IncrementalPlanner(known, start, goal, options)
+    tile = start
+    planner.update(reveal(true_map, known, tile, 5.0))
+    while tile != goal:
+        path = check_against_fresh(planner, known, tile, goal, options)
+        if path is None:
+            break
+        tile = path[1]
+        planner.move_to(tile)
+        planner.update(reveal(true_map, known, tile, 5.0))

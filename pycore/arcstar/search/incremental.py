@@ -54,6 +54,7 @@ INF = math.inf
 RUNNING, FOUND, NO_PATH = Status.RUNNING, Status.FOUND, Status.NO_PATH
 BUDGET, CANCELLED = Status.BUDGET_EXHAUSTED, Status.CANCELLED
 Tile = tuple[int, int]
+KEY_EPS = 1e-9  # keys closer than this (relative) are a tie (see ``_before``)
 
 
 def _tile_arg(value: object, tilemap: TileMap, field: str) -> Tile:
@@ -293,28 +294,52 @@ class IncrementalPlanner(SteppedSearch):
             heappop(heap)  # stale: the node was re-keyed or left the queue
         return None
 
+    def _next(self, start_key: tuple[float, float]) -> int | None:
+        """A queued node whose key comes before the start's (``_before``), or None. The heap
+        top first; when it does not, any valid entry within rounding of the start's first
+        component (the heap's children never come before their parent, so only that band of
+        the heap is walked)."""
+        top = self._top()
+        if top is None:
+            return None
+        if self._before(top, start_key):
+            return top[2]
+        heap, queued = self._heap, self._queued
+        limit = start_key[0] + KEY_EPS * max(1.0, abs(start_key[0]))
+        stack = [0]
+        while stack:
+            i = stack.pop()
+            if i < len(heap) and heap[i][0] <= limit:
+                k1, k2, node = heap[i]
+                if queued.get(node) == (k1, k2) and self._before(heap[i], start_key):
+                    return node
+                stack += (2 * i + 1, 2 * i + 2)
+        return None
+
     def _expand(self, budget: int) -> None:
-        g, rhs, queued, heap = self._g, self._rhs, self._queued, self._heap
+        g, rhs, queued = self._g, self._rhs, self._queued
         start, goal = self.start_node, self.goal_node
         n = 0
         while True:
-            top = self._top()
             start_key = self._key(start)
-            if (top is None or (top[0], top[1]) >= start_key) and rhs[start] == g[start]:
-                self.expanded += n
-                self.total_expanded += n
-                self._finish(FOUND if g[start] < INF else NO_PATH, None)
-                return
-            if n >= budget or top is None:
+            u = self._next(start_key)
+            if u is None:
+                if rhs[start] == g[start]:
+                    self.expanded += n
+                    self.total_expanded += n
+                    self._finish(FOUND if g[start] < INF else NO_PATH, None)
+                    return
+                top = self._top()  # the start itself, queued at a key equal to its own
+                if top is None:  # pragma: no cover - an inconsistent start is always queued
+                    raise AssertionError("D* Lite: the start is inconsistent but not queued")
+                u = top[2]
+            if n >= budget:
                 break
-            k_old = (top[0], top[1])
-            u = top[2]
             k_new = self._key(u)
-            if k_old < k_new:
+            if queued[u] < k_new:
                 self._push(u, k_new)
                 continue
-            heappop(heap)
-            del queued[u]
+            del queued[u]  # its heap entry is now stale
             n += 1
             if g[u] > rhs[u]:  # over-consistent: settle it, offer it to its predecessors
                 g[u] = gu = rhs[u]
@@ -331,6 +356,15 @@ class IncrementalPlanner(SteppedSearch):
                     self._update_vertex(p)
         self.expanded += n
         self.total_expanded += n
+
+    @staticmethod
+    def _before(top: tuple[float, float, int], key: tuple[float, float]) -> bool:
+        """Whether the queue's top comes before ``key``, treating first components within
+        rounding (KEY_EPS, relative) as equal: a node on a straight path to the start has the
+        start's first component exactly, but sums of sqrt 2 in another order can differ in the
+        last bit, and stopping there would skip a wall just found on the path."""
+        eps = KEY_EPS * max(1.0, abs(key[0]))
+        return top[0] < key[0] - eps or (top[0] <= key[0] + eps and top[1] < key[1])
 
     def _finish(self, status: Status, goal: int | None) -> None:
         self.status = status
