@@ -40,6 +40,7 @@ from bench import (  # noqa: E402
     common,
     sections_directional,
     sections_engine,
+    sections_fog,
     sections_hybrid,
     sections_modules,
     sections_search,
@@ -47,7 +48,7 @@ from bench import (  # noqa: E402
 from bench.common import ROOT, BenchError, Context, SectionResult  # noqa: E402
 
 SECTIONS = {**sections_search.SECTIONS, **sections_engine.SECTIONS, **sections_modules.SECTIONS,
-            **sections_directional.SECTIONS, **sections_hybrid.SECTIONS}
+            **sections_directional.SECTIONS, **sections_hybrid.SECTIONS, **sections_fog.SECTIONS}
 DEFAULT_OUT = BENCH / "results" / "latest.md"
 
 
