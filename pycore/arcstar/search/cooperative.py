@@ -1,0 +1,311 @@
+"""Cooperative pathfinding for many point agents: windowed hierarchical cooperative A* (WHCA*).
+
+After D. Silver, "Cooperative Pathfinding" (AIIDE 2005). Agents are planned one after another in
+a priority order; each plans in *space-time* (tile, tick) against a shared reservation table
+holding what the agents before it have claimed, then claims its own path:
+
+- a **vertex** reservation ``(tile, t)``: no two agents stand on one tile in one tick;
+- an **edge** reservation ``(a -> b, t)``: a move from b to a in that tick is refused, so two
+  agents never swap tiles (pass through each other) in one tick;
+- an agent whose plan ends on its goal keeps that goal reserved from its arrival onwards.
+
+Moves are those of ``search.grid.GridGraph`` on the map's open tiles: 4 or 8 neighbours, a
+diagonal only when both orthogonal tiles beside it are open (Lester's no-corner-cutting rule).
+Every move (straight or diagonal) and every wait takes one tick and costs 1; waiting on one's own
+goal costs 0, so an agent that has arrived prefers to stay. Terrain costs are ignored: the plan
+is in ticks, which is what the reservations are counted in. Other agents never block diagonals
+(agents are points).
+
+Why windowed: a full space-time search to the goal for every agent is costly and fixes the
+priority order for the whole journey. WHCA* searches only ``window`` ticks ahead (default 16,
+Silver's order of magnitude) and then adds the agent's *abstract distance*, the true distance to
+its goal ignoring other agents, as the cost of the rest of the way. Plans are redone every
+``window // 2`` ticks (at least 1), so the part of a plan an agent follows was always made with
+enough look-ahead. The abstract distance is exact for the grid (a breadth-first search from the
+goal, written here rather than the engine's: every step costs 1 tick, and one full sweep per
+agent is cheaper than Silver's resumable reverse A* on the small maps this is meant for; the
+grid's moves are symmetric, so the sweep from the goal gives distances *to* it).
+
+Priorities: agents still travelling plan before agents resting on their goals (so a resting
+agent steps aside for one passing through, then returns), otherwise in the order given. If an
+agent finds no plan in a round (those before it boxed it in), it is moved to the front and the
+round is redone; if that does not settle, every agent waits one tick, which can never conflict,
+and planning is tried again next tick. WHCA* is not complete: agents can be stuck for ever in
+narrow places, which ``solve`` reports by returning before everyone arrived. Two cases the tests
+found: with a short window (4 ticks) two agents head-on in a corridor see each other only after
+the last side tile is behind one of them, and push each other back and forth; two goals side by
+side in a dead-end pocket make their agents push each other out in turn (resting agents give
+way) for ever.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..maps.tilemap import TileMap
+from ..outcomes import BadInput, shown
+
+Tile = tuple[int, int]
+DEFAULT_WINDOW = 16
+
+
+class _Reservations:
+    """The space-time reservation table of one planning round."""
+
+    def __init__(self) -> None:
+        self.vertex: set[tuple[int, int]] = set()         # (tile, t)
+        self.moves: set[tuple[int, int, int]] = set()     # (from, to, t): a move taken from t to t+1
+        self.parked: dict[int, int] = {}                  # tile -> tick from which it is held for good
+
+    def free(self, tile: int, t: int) -> bool:
+        held_from = self.parked.get(tile)
+        return (tile, t) not in self.vertex and (held_from is None or t < held_from)
+
+    def swap_free(self, a: int, b: int, t: int) -> bool:
+        """Whether a move a -> b from t to t+1 does not meet someone moving b -> a."""
+        return (b, a, t) not in self.moves
+
+    def claim(self, path: list[int], t0: int, goal: int) -> None:
+        for k, tile in enumerate(path):
+            self.vertex.add((tile, t0 + k))
+            if k:
+                self.moves.add((path[k - 1], tile, t0 + k - 1))
+        if path[-1] == goal:
+            k = len(path) - 1
+            while k > 0 and path[k - 1] == goal:
+                k -= 1
+            self.parked[goal] = t0 + k
+
+
+class CooperativePlanner:
+    """Moves many point agents on a map's grid without collisions, by WHCA*.
+
+    ``agents`` is a sequence of ``(start, goal)`` tile pairs ``((x, y), (x, y))``; starts must be
+    distinct, goals must be distinct, and all must be open tiles on the map, each goal reachable
+    from its start. ``window`` is the look-ahead in ticks (at least 1); ``neighbours`` is 4 or 8.
+    ``step()`` advances one tick; ``solve(max_ticks)`` runs until every agent is on its goal.
+    Raises ``BadInput`` naming the field (``agents[2].goal``, ``window``, ...) for bad input.
+    """
+
+    def __init__(self, tilemap: TileMap, agents: Sequence[tuple[Tile, Tile]], window: int = DEFAULT_WINDOW,
+                 neighbours: int = 8) -> None:
+        if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
+            raise BadInput(f"window must be a whole number of ticks, at least 1, got {shown(window)}", "window")
+        if isinstance(neighbours, bool) or neighbours not in (4, 8):
+            raise BadInput(f"neighbours must be 4 or 8, got {shown(neighbours)}", "neighbours")
+        self.width, self.height = tilemap.width, tilemap.height
+        self.window = int(window)
+        self.neighbours = int(neighbours)
+        self.replan_every = max(1, self.window // 2)
+        self._open = ~np.asarray(tilemap.blocked, dtype=bool)
+        starts, goals = self._check_agents(agents)
+        self._adjacent = self._adjacency()
+        self.goals = goals
+        self._distance = [self._distances_to(g) for g in goals]
+        for i, s in enumerate(starts):
+            if self._distance[i][s] < 0:
+                raise BadInput(f"agents[{i}]: the goal cannot be reached from the start", f"agents[{i}].goal")
+        self.tick = 0
+        self.positions = list(starts)
+        self.history: list[list[int]] = [[s] for s in starts]
+        self._plans: list[list[int]] = []
+        self._plan_tick = 0
+
+    # -- input -----------------------------------------------------------------------------
+    def _tile(self, value: object, field: str) -> int:
+        if not isinstance(value, (tuple, list)) or len(value) != 2 or not all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
+            raise BadInput(f"{field} must be a tile (x, y) of two integers, got {shown(value)}", field)
+        x, y = int(value[0]), int(value[1])
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise BadInput(f"{field} {(x, y)} is off the {self.width}x{self.height} map", field)
+        if not self._open[y, x]:
+            raise BadInput(f"{field} {(x, y)} is a wall", field)
+        return y * self.width + x
+
+    def _check_agents(self, agents: object) -> tuple[list[int], list[int]]:
+        if not isinstance(agents, (list, tuple)):
+            raise BadInput(f"agents must be a list of (start, goal) pairs, got {shown(agents)}", "agents")
+        starts: list[int] = []
+        goals: list[int] = []
+        seen_start: dict[int, int] = {}
+        seen_goal: dict[int, int] = {}
+        for i, pair in enumerate(agents):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise BadInput(f"agents[{i}] must be a (start, goal) pair, got {shown(pair)}", f"agents[{i}]")
+            s = self._tile(pair[0], f"agents[{i}].start")
+            g = self._tile(pair[1], f"agents[{i}].goal")
+            if s in seen_start:
+                raise BadInput(f"agents[{i}] starts on the tile agents[{seen_start[s]}] starts on",
+                               f"agents[{i}].start")
+            if g in seen_goal:
+                raise BadInput(f"agents[{i}] has the goal of agents[{seen_goal[g]}]", f"agents[{i}].goal")
+            seen_start[s], seen_goal[g] = i, i
+            starts.append(s)
+            goals.append(g)
+        return starts, goals
+
+    # -- the grid --------------------------------------------------------------------------
+    def _adjacency(self) -> list[tuple[int, ...]]:
+        """Per flat tile, the tiles one move away (diagonals only past two open sides)."""
+        w, h, ok = self.width, self.height, self._open
+        dirs = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        if self.neighbours == 8:
+            dirs += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+        out: list[tuple[int, ...]] = []
+        for y in range(h):
+            for x in range(w):
+                near: list[int] = []
+                if ok[y, x]:
+                    for dx, dy in dirs:
+                        nx, ny = x + dx, y + dy
+                        if not (0 <= nx < w and 0 <= ny < h and ok[ny, nx]):
+                            continue
+                        if dx and dy and not (ok[y, nx] and ok[ny, x]):
+                            continue
+                        near.append(ny * w + nx)
+                out.append(tuple(near))
+        return out
+
+    def _distances_to(self, goal: int) -> list[int]:
+        """Moves from every tile to ``goal`` ignoring other agents (-1: cannot get there)."""
+        dist = [-1] * (self.width * self.height)
+        dist[goal] = 0
+        queue = deque([goal])
+        while queue:
+            u = queue.popleft()
+            for v in self._adjacent[u]:
+                if dist[v] < 0:
+                    dist[v] = dist[u] + 1
+                    queue.append(v)
+        return dist
+
+    # -- planning --------------------------------------------------------------------------
+    def _search(self, i: int, t0: int, table: _Reservations, hold: int = 0) -> list[int] | None:
+        """Agent i's cheapest ``window``-tick path from its position at t0 against ``table``
+        (the tiles at t0 .. t0 + window), scored by ticks spent plus the abstract distance left;
+        it first waits ``hold`` ticks where it stands. None when every path runs into a
+        reservation."""
+        start, goal, dist = self.positions[i], self.goals[i], self._distance[i]
+        end = t0 + self.window
+        if any(not table.free(start, t0 + k) for k in range(1, hold + 1)):
+            return None
+        g_of: dict[tuple[int, int], int] = {(start, t0 + hold): 0}
+        parent: dict[tuple[int, int], tuple[int, int]] = {(start, t0 + k + 1): (start, t0 + k) for k in range(hold)}
+        heap = [(dist[start], dist[start], 0, start, t0 + hold)]
+        order = 1
+        while heap:
+            f, _h, _o, u, t = heapq.heappop(heap)
+            g = g_of[(u, t)]
+            if f > g + dist[u]:
+                continue  # a stale entry
+            if t == end:
+                path = [u]
+                state = (u, t)
+                while state in parent:
+                    state = parent[state]
+                    path.append(state[0])
+                return path[::-1]
+            for v in (u, *self._adjacent[u]):
+                if not table.free(v, t + 1) or (v != u and not table.swap_free(u, v, t)):
+                    continue
+                ng = g + (0 if v == u == goal else 1)
+                key = (v, t + 1)
+                if ng < g_of.get(key, 1 << 30):
+                    g_of[key] = ng
+                    parent[key] = (u, t)
+                    heapq.heappush(heap, (ng + dist[v], dist[v], order, v, t + 1))
+                    order += 1
+        return None
+
+    def _plan_round(self) -> None:
+        """Plan every agent for the next window, in priority order. When an agent is boxed in,
+        the agents before it whose plans cross its unhindered plan first wait one tick more
+        (``hold``), so it gets a head start (two agents meeting head-on in a corridor with a
+        bay: one must wait for the other to reach the bay); when none do, it moves to the front.
+        If that does not settle, everyone waits one tick."""
+        n = len(self.positions)
+        order = [i for i in range(n) if self.positions[i] != self.goals[i]]
+        order += [i for i in range(n) if self.positions[i] == self.goals[i]]
+        hold = [0] * n
+        for _attempt in range(3 * n + 2 * self.window):
+            table = _Reservations()
+            plans: list[list[int] | None] = [None] * n
+            failed = -1
+            for i in order:
+                path = self._search(i, self.tick, table, hold[i])
+                if path is None:
+                    failed = i
+                    break
+                table.claim(path, self.tick, self.goals[i])
+                plans[i] = path
+            if failed < 0:
+                self._plans = [p for p in plans if p is not None]
+                self._plan_tick = self.tick
+                return
+            blockers = self._blockers(failed, plans)
+            blockers = [b for b in blockers if hold[b] < self.window - 1]
+            if blockers:
+                for b in blockers:
+                    hold[b] += 1
+            else:
+                order.remove(failed)
+                order.insert(0, failed)
+                hold = [0] * n
+        self._plans = [[p, p] for p in self.positions]
+        self._plan_tick = self.tick
+
+    def _blockers(self, i: int, plans: list[list[int] | None]) -> list[int]:
+        """The planned agents whose paths meet agent i's plan made as if it were alone."""
+        alone = self._search(i, self.tick, _Reservations())
+        if alone is None:
+            return []
+        out = []
+        for j, path in enumerate(plans):
+            if path is None:
+                continue
+            meets = any(a == b for a, b in zip(alone, path, strict=True)) or any(
+                alone[k] == path[k + 1] and alone[k + 1] == path[k] for k in range(len(path) - 1))
+            if path[-1] == self.goals[j] and path[-1] in alone:
+                meets = True  # it rests on i's way beyond its window
+            if meets:
+                out.append(j)
+        return out
+
+    # -- running ---------------------------------------------------------------------------
+    def _xy(self, tile: int) -> Tile:
+        y, x = divmod(tile, self.width)
+        return x, y
+
+    @property
+    def arrived(self) -> bool:
+        """Whether every agent stands on its goal."""
+        return self.positions == self.goals
+
+    def step(self) -> list[Tile]:
+        """Advance one tick (re-planning when due) and return every agent's tile (x, y)."""
+        k = self.tick - self._plan_tick
+        if not self._plans or k >= self.replan_every or k + 1 >= len(self._plans[0]):
+            self._plan_round()
+            k = 0
+        self.tick += 1
+        self.positions = [plan[k + 1] for plan in self._plans]
+        for i, p in enumerate(self.positions):
+            self.history[i].append(p)
+        return [self._xy(p) for p in self.positions]
+
+    def solve(self, max_ticks: int = 1000) -> list[list[Tile]]:
+        """Step until every agent is on its goal or ``max_ticks`` ticks have passed; return per
+        agent its tile at every tick so far (index t is tick t, 0 the start). Check
+        ``arrived`` to tell the two endings apart."""
+        if isinstance(max_ticks, bool) or not isinstance(max_ticks, (int, np.integer)) or max_ticks < 0:
+            raise BadInput(f"max_ticks must be a whole number, at least 0, got {shown(max_ticks)}", "max_ticks")
+        for _ in range(int(max_ticks)):
+            if self.arrived:
+                break
+            self.step()
+        return [[self._xy(p) for p in h] for h in self.history]

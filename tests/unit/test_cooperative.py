@@ -1,0 +1,218 @@
+"""Windowed cooperative A* (search.cooperative): many agents, no collisions, everyone arrives.
+
+Conflicts are checked here by independent code (``violations``), never by the planner's own
+reservation table: a vertex conflict (two agents on one tile in one tick), a swap conflict (two
+agents exchanging tiles in one tick), a step onto a wall, a step longer than one tile, a
+diagonal in 4-neighbour mode, or a diagonal squeezing past a wall corner.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from arcstar.maps.tilemap import TileMap
+from arcstar.outcomes import BadInput
+from arcstar.search.cooperative import CooperativePlanner
+
+
+def grid(rows: list[str]) -> tuple[TileMap, np.ndarray]:
+    """A map from ASCII rows ('#' wall, anything else open) and its open mask [y, x]."""
+    open_ = np.array([[c != "#" for c in row] for row in rows], dtype=bool)
+    return TileMap.from_blocked(~open_), open_
+
+
+def violations(paths: list[list[tuple[int, int]]], open_: np.ndarray, neighbours: int) -> list[str]:
+    """Every rule broken by these per-tick tile sequences (empty when none)."""
+    found: list[str] = []
+    h, w = open_.shape
+
+    def free(x: int, y: int) -> bool:
+        return 0 <= x < w and 0 <= y < h and bool(open_[y, x])
+    lengths = {len(p) for p in paths}
+    if len(lengths) > 1:
+        found.append(f"paths of different lengths {lengths}")
+        return found
+    ticks = lengths.pop() if lengths else 0
+    for t in range(ticks):
+        here = [p[t] for p in paths]
+        if len(set(here)) != len(here):
+            found.append(f"vertex conflict at tick {t}: {here}")
+        for i, p in enumerate(paths):
+            if not free(*p[t]):
+                found.append(f"agent {i} on a wall {p[t]} at tick {t}")
+        if t + 1 == ticks:
+            continue
+        for i, p in enumerate(paths):
+            (x0, y0), (x1, y1) = p[t], p[t + 1]
+            dx, dy = x1 - x0, y1 - y0
+            if max(abs(dx), abs(dy)) > 1:
+                found.append(f"agent {i} jumps {p[t]} -> {p[t + 1]} at tick {t}")
+            if dx and dy:
+                if neighbours == 4:
+                    found.append(f"agent {i} moves diagonally at tick {t}")
+                if not (free(x0 + dx, y0) and free(x0, y0 + dy)):
+                    found.append(f"agent {i} cuts a wall corner {p[t]} -> {p[t + 1]} at tick {t}")
+            for j in range(i + 1, len(paths)):
+                q = paths[j]
+                if p[t] == q[t + 1] and q[t] == p[t + 1] and p[t] != p[t + 1]:
+                    found.append(f"agents {i} and {j} swap {p[t]} <-> {q[t]} at tick {t}")
+    return found
+
+
+def arrived(paths: list[list[tuple[int, int]]], agents: list) -> bool:
+    return all(p[-1] == tuple(goal) for p, (_s, goal) in zip(paths, agents, strict=True))
+
+
+CORRIDOR = [
+    "###########",
+    "#.........#",
+    "#####.#####",
+    "###########",
+]
+
+
+@pytest.mark.parametrize("neighbours", [4, 8])
+def test_head_on_in_a_corridor_with_a_passing_bay(neighbours: int) -> None:
+    tilemap, open_ = grid(CORRIDOR)
+    agents = [((1, 1), (9, 1)), ((9, 1), (1, 1))]
+    planner = CooperativePlanner(tilemap, agents, neighbours=neighbours)
+    paths = planner.solve(200)
+    assert violations(paths, open_, neighbours) == []
+    assert arrived(paths, agents) and planner.arrived
+    # one of them had to use the bay, the only place to pass
+    assert any((5, 2) in p for p in paths)
+    # not absurdly slow: 8 moves each, plus stepping in and out of the bay and waiting
+    assert len(paths[0]) - 1 <= 20
+
+
+def test_step_returns_positions_one_tick_at_a_time() -> None:
+    tilemap, open_ = grid(CORRIDOR)
+    agents = [((1, 1), (9, 1)), ((9, 1), (1, 1))]
+    planner = CooperativePlanner(tilemap, agents, window=8)
+    seen = [[(1, 1), (9, 1)]]
+    for _ in range(40):
+        seen.append(planner.step())
+    paths = [[tick[i] for tick in seen] for i in range(2)]
+    assert violations(paths, open_, 8) == []
+    assert seen[-1] == [(9, 1), (1, 1)]
+
+
+ROOMS = [
+    "##############",
+    "#...######...#",
+    "#............#",
+    "#............#",
+    "#...######...#",
+    "##############",
+]
+
+
+@pytest.mark.parametrize("neighbours", [4, 8])
+def test_two_groups_of_four_swap_through_a_corridor(neighbours: int) -> None:
+    """Four agents in the left room go right and four in the right room go left, through a
+    corridor two tiles wide and six long (one lane each way is what they must discover)."""
+    tilemap, open_ = grid(ROOMS)
+    left = [(1, 1), (2, 1), (1, 2), (1, 4)]
+    right = [(11, 1), (12, 1), (12, 2), (12, 4)]
+    agents = [(a, b) for a, b in zip(left, right, strict=True)] + [(b, a) for a, b in zip(left, right, strict=True)]
+    planner = CooperativePlanner(tilemap, agents, neighbours=neighbours)
+    paths = planner.solve(400)
+    assert violations(paths, open_, neighbours) == []
+    assert arrived(paths, agents)
+
+
+def components(open_: np.ndarray) -> list[list[tuple[int, int]]]:
+    """The 4-connected open regions (4-connected tiles are connected in 8-mode too)."""
+    h, w = open_.shape
+    label = -np.ones(open_.shape, dtype=int)
+    out: list[list[tuple[int, int]]] = []
+    for y in range(h):
+        for x in range(w):
+            if open_[y, x] and label[y, x] < 0:
+                label[y, x] = len(out)
+                region, queue = [], deque([(x, y)])
+                while queue:
+                    cx, cy = queue.popleft()
+                    region.append((cx, cy))
+                    for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                        if 0 <= nx < w and 0 <= ny < h and open_[ny, nx] and label[ny, nx] < 0:
+                            label[ny, nx] = len(out)
+                            queue.append((nx, ny))
+                out.append(region)
+    return out
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), neighbours=st.sampled_from([4, 8]), window=st.sampled_from([4, 8, 16]))
+def test_random_open_maps_ten_agents(seed: int, neighbours: int, window: int) -> None:
+    """On open maps (10% walls) ten agents never collide, and all arrive.
+
+    WHCA* is not complete: agents can deadlock in narrow places, and with a window as short as
+    4 ticks two agents see each other too late to use a side tile (a 400-example run found such
+    a map). Goals are kept two tiles apart: a 1,200-map run found two goals side by side in a
+    dead-end pocket, where the "resting agents give way" rule makes the two agents push each
+    other out in turn for ever (a livelock). So arrival is asserted only on maps this open,
+    goals so spread, and windows of 8 ticks or more; no conflicts is asserted always."""
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(8, 15)), int(rng.integers(8, 15))
+    open_ = rng.random((h, w)) >= 0.1
+    region = max(components(open_), key=len)
+    picks = rng.permutation(len(region))
+    starts = [region[k] for k in picks[:10]]
+    goals: list[tuple[int, int]] = []
+    for k in picks[10:]:  # goals at least two tiles apart (see the docstring)
+        x, y = region[k]
+        if len(goals) < 10 and all(max(abs(x - gx), abs(y - gy)) >= 2 for gx, gy in goals):
+            goals.append((x, y))
+    assume(len(goals) == 10)
+    agents = list(zip(starts, goals, strict=True))
+    planner = CooperativePlanner(TileMap.from_blocked(~open_), agents, window=window, neighbours=neighbours)
+    paths = planner.solve(500)
+    assert violations(paths, open_, neighbours) == []
+    if window >= 8:
+        assert arrived(paths, agents), f"not all arrived in {len(paths[0]) - 1} ticks"
+        assert len(paths[0]) - 1 <= 200
+
+
+def test_no_agents_and_zero_ticks() -> None:
+    tilemap, _ = grid(CORRIDOR)
+    assert CooperativePlanner(tilemap, []).solve(5) == []
+    planner = CooperativePlanner(tilemap, [((1, 1), (9, 1))])
+    assert planner.solve(0) == [[(1, 1)]]
+
+
+@pytest.mark.parametrize(("agents", "kwargs", "field"), [
+    ([((0, 0), (9, 1))], {}, "agents[0].start"),                       # a wall
+    ([((1, 1), (5, 3))], {}, "agents[0].goal"),                         # a wall
+    ([((1, 1), (99, 1))], {}, "agents[0].goal"),                        # off the map
+    ([((-1, 1), (9, 1))], {}, "agents[0].start"),                       # off the map
+    ([((1, 1), (9, 1)), ((1, 1), (8, 1))], {}, "agents[1].start"),      # duplicate start
+    ([((1, 1), (9, 1)), ((2, 1), (9, 1))], {}, "agents[1].goal"),       # duplicate goal
+    ([((1, 1), "x")], {}, "agents[0].goal"),                            # not a tile
+    ([((1, 1),)], {}, "agents[0]"),                                     # not a pair
+    ("nope", {}, "agents"),
+    ([((1, 1), (9, 1))], {"window": 0}, "window"),
+    ([((1, 1), (9, 1))], {"window": 2.5}, "window"),
+    ([((1, 1), (9, 1))], {"neighbours": 6}, "neighbours"),
+])
+def test_bad_input_names_the_field(agents: object, kwargs: dict, field: str) -> None:
+    tilemap, _ = grid(CORRIDOR)
+    with pytest.raises(BadInput) as err:
+        CooperativePlanner(tilemap, agents, **kwargs)  # type: ignore[arg-type]
+    assert err.value.field == field
+
+
+def test_unreachable_goal_and_bad_max_ticks() -> None:
+    tilemap, _ = grid(["#####", "#.#.#", "#####"])
+    with pytest.raises(BadInput) as err:
+        CooperativePlanner(tilemap, [((1, 1), (3, 1))])
+    assert err.value.field == "agents[0].goal"
+    planner = CooperativePlanner(tilemap, [((1, 1), (1, 1))])
+    with pytest.raises(BadInput) as err:
+        planner.solve(-1)
+    assert err.value.field == "max_ticks"
