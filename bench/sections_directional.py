@@ -11,15 +11,8 @@ most 100 ms, at both radii. Expansions per millisecond are reported beside Nav2'
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
-
-from bench import common
-from bench.common import BENCH, ROOT, BenchError, Context, SectionResult, Table, fmt_ms, fmt_num
-from bench.sections_search import core_name, need_data, pyodide_package_dir, pyodide_runtime_dir
+from bench.common import Context, SectionResult, Table, fmt_ms, fmt_num
+from bench.sections_search import core_name, need_data, run_in_pyodide
 
 MAPS = ["lak303d", "brc202d", "AR0011SR", "Berlin_0_256", "ca_cave", "8room_000", "AcrosstheCape"]
 QUICK_MAPS = ["lak303d", "AR0011SR", "Berlin_0_256"]
@@ -126,34 +119,9 @@ def directional_cpython(ctx: Context) -> SectionResult:
 def directional_pyodide(ctx: Context) -> SectionResult:
     """The same inside Pyodide under Node.js (the targets are judged here)."""
     res = SectionResult("directional_pyodide", "Directional A* in Pyodide (Node.js): 60x60 Moving AI windows")
-    node = shutil.which("node")
-    if node is None:
-        raise BenchError("node is not on PATH")
-    config = {
-        "pyodide_dir": str(pyodide_runtime_dir(ctx)),
-        "package_cache_dir": str(pyodide_package_dir(ctx)),
-        "pycore": str(common.PYCORE),
-        "bench": str(BENCH),
-        "data_dir": str(need_data()),
-        "wheels": [],
-        "module": "directional_bench",
-        "request": make_request(ctx),
-    }
-    with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:
-        cfg = Path(tmp) / "config.json"
-        cfg.write_text(json.dumps(config))
-        proc = subprocess.run([node, str(BENCH / "pyodide_runner.mjs"), str(cfg)], cwd=ROOT, capture_output=True,
-                              text=True, timeout=3600)
-    for line in proc.stderr.splitlines():
-        ctx.log(f"pyodide: {line}")
-    result_line = next((ln for ln in reversed(proc.stdout.splitlines()) if ln.startswith("RESULT ")), None)
-    if proc.returncode != 0 or result_line is None:
-        raise BenchError(f"the Pyodide run failed (exit {proc.returncode}):\n" + proc.stderr[-1500:])
-    result = json.loads(result_line[len("RESULT "):])
-    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    result, under = run_in_pyodide(ctx, "directional_bench", make_request(ctx), str(need_data()))
     rt = result["runtime"]
-    return finish(res, result, f"Pyodide {rt.get('pyodide')} (Python {rt.get('python')}) under Node.js {version}",
-                  judged=True)
+    return finish(res, result, f"Pyodide {rt.get('pyodide')} (Python {rt.get('python')}) {under}", judged=True)
 
 
 SECTIONS = {"directional_cpython": directional_cpython, "directional_pyodide": directional_pyodide}

@@ -10,14 +10,9 @@ the benchmarks are there (``build.benchmarks_source()``).
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import tempfile
-from pathlib import Path
 
-from bench import common
-from bench.common import BENCH, ROOT, BenchError, Context, SectionResult, Table, data_dir, fmt_ms, fmt_num, fmt_ratio
+from bench.common import Context, SectionResult, Table, data_dir, fmt_ms, fmt_num, fmt_ratio
 
 TARGET = 5.0  # x fewer expansions per re-plan
 
@@ -95,36 +90,15 @@ def fog_cpython(ctx: Context) -> SectionResult:
 
 def fog_pyodide(ctx: Context) -> SectionResult:
     """The same inside Pyodide under Node.js."""
-    from bench.sections_search import pyodide_package_dir, pyodide_runtime_dir
+    from bench.sections_search import run_in_pyodide
 
-    node = shutil.which("node")
-    if node is None:
-        raise BenchError("node is not on PATH")
     res = SectionResult("fog_pyodide", "Fog re-planning in Pyodide (Node.js): D* Lite vs a fresh A* per discovery")
     request = make_request(ctx)
-    with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:
-        config = {
-            "pyodide_dir": str(pyodide_runtime_dir(ctx)),
-            "package_cache_dir": str(pyodide_package_dir(ctx)),
-            "pycore": str(common.PYCORE),
-            "bench": str(BENCH),
-            "data_dir": request["data_dir"] or tmp,
-            "wheels": [],
-            "module": "fog_bench",
-            "request": request,
-        }
-        cfg = Path(tmp) / "config.json"
-        cfg.write_text(json.dumps(config))
-        proc = subprocess.run([node, str(BENCH / "pyodide_runner.mjs"), str(cfg)], cwd=ROOT,
-                              capture_output=True, text=True, timeout=3600)
-    line = next((ln for ln in reversed(proc.stdout.splitlines()) if ln.startswith("RESULT ")), None)
-    if proc.returncode != 0 or line is None:
-        raise BenchError(f"the Pyodide run failed (exit {proc.returncode}): {proc.stderr.strip()[-600:]}")
-    result = json.loads(line[len("RESULT "):])
+    with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:  # no Moving AI maps: an empty folder
+        result, under = run_in_pyodide(ctx, "fog_bench", request, request["data_dir"] or tmp)
     if request["data_dir"] is None:
         result["results"] = [r for r in result["results"] if "window" not in r["map"]]
-    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
-    return finish(res, result, f"Pyodide (Python {result['runtime']['python']}) under Node.js {version}")
+    return finish(res, result, f"Pyodide (Python {result['runtime']['python']}) {under}")
 
 
 SECTIONS = {"fog_cpython": fog_cpython, "fog_pyodide": fog_pyodide}

@@ -8,17 +8,11 @@ under 6 ms. Goal: below each, in Pyodide.
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-from bench import common
-from bench.common import BENCH, ROOT, BenchError, Context, SectionResult, Table, fmt_ms, fmt_num
+from bench.common import Context, SectionResult, Table, fmt_ms, fmt_num
 from bench.sections_directional import MAPS, QUICK_MAPS
-from bench.sections_search import core_name, need_data, pyodide_package_dir, pyodide_runtime_dir
+from bench.sections_search import core_name, need_data, run_in_pyodide
 
 SLICE = 256  # units per PlanJob.step, as a worker slice
 RADII = [1.0, 1.5, 3.0]
@@ -96,27 +90,9 @@ def hybrid_cpython(ctx: Context) -> SectionResult:
 def hybrid_pyodide(ctx: Context) -> SectionResult:
     """The same inside Pyodide under Node.js (the goal is judged here)."""
     res = SectionResult("hybrid_pyodide", "The hybrid in Pyodide (Node.js): Pinter's Figures 20, 21a, 21b")
-    node = shutil.which("node")
-    if node is None:
-        raise BenchError("node is not on PATH")
-    with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:
-        config = {"pyodide_dir": str(pyodide_runtime_dir(ctx)), "package_cache_dir": str(pyodide_package_dir(ctx)),
-                  "pycore": str(common.PYCORE), "bench": str(BENCH), "data_dir": str(need_data()), "wheels": [],
-                  "module": "hybrid_bench", "request": make_request(ctx)}
-        cfg = Path(tmp) / "config.json"
-        cfg.write_text(json.dumps(config))
-        proc = subprocess.run([node, str(BENCH / "pyodide_runner.mjs"), str(cfg)], cwd=ROOT, capture_output=True,
-                              text=True, timeout=1800)
-    for line in proc.stderr.splitlines():
-        ctx.log(f"pyodide: {line}")
-    result_line = next((ln for ln in reversed(proc.stdout.splitlines()) if ln.startswith("RESULT ")), None)
-    if proc.returncode != 0 or result_line is None:
-        raise BenchError(f"the Pyodide run failed (exit {proc.returncode}):\n" + proc.stderr[-1500:])
-    result = json.loads(result_line[len("RESULT "):])
-    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    result, under = run_in_pyodide(ctx, "hybrid_bench", make_request(ctx), str(need_data()), timeout=1800)
     rt = result["runtime"]
-    return finish(res, result, f"Pyodide {rt.get('pyodide')} (Python {rt.get('python')}) under Node.js {version}",
-                  judged=True)
+    return finish(res, result, f"Pyodide {rt.get('pyodide')} (Python {rt.get('python')}) {under}", judged=True)
 
 
 SECTIONS = {"hybrid_cpython": hybrid_cpython, "hybrid_pyodide": hybrid_pyodide}

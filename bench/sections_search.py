@@ -345,31 +345,22 @@ def pyodide_runtime_dir(ctx: Context) -> Path:
     return dest
 
 
-def search_pyodide(ctx: Context) -> SectionResult:
-    """The same inside Pyodide under Node.js."""
-    res = SectionResult("search_pyodide", "Grid search in Pyodide (Node.js): arcstar vs PyPI pathfinding A*")
+def run_in_pyodide(ctx: Context, module: str, request: dict, data: str, wheels: list[str] | None = None,
+                   timeout: float = 3600) -> tuple[dict, str]:
+    """Run bench/<module>.py's ``run_request_json(request)`` inside Pyodide under Node.js
+    (``pyodide_runner.mjs``, bench/ and pycore/ mounted, ``data`` the Moving AI folder), its
+    stderr passed to the log as it comes: (the module's result, "under Node.js <version>")."""
     node = shutil.which("node")
     if node is None:
         raise BenchError("node is not on PATH")
-    config = {
-        "pyodide_dir": str(pyodide_runtime_dir(ctx)),
-        "package_cache_dir": str(pyodide_package_dir(ctx)),
-        "pycore": str(common.PYCORE),
-        "bench": str(BENCH),
-        "data_dir": str(need_data()),
-        "wheels": [str(pinned_wheel(*PYPI_PEER, ctx.log))],
-        "request": make_request(ctx, budget_s=10.0, peer_budget_s=20.0),
-    }
+    config = {"pyodide_dir": str(pyodide_runtime_dir(ctx)), "package_cache_dir": str(pyodide_package_dir(ctx)),
+              "pycore": str(common.PYCORE), "bench": str(BENCH), "data_dir": data, "wheels": wheels or [],
+              "module": module, "request": request}
     with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:
         cfg = Path(tmp) / "config.json"
         cfg.write_text(json.dumps(config))
-        proc = subprocess.Popen(
-            [node, str(BENCH / "pyodide_runner.mjs"), str(cfg)],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        proc = subprocess.Popen([node, str(BENCH / "pyodide_runner.mjs"), str(cfg)], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         tail: list[str] = []
         assert proc.stderr is not None and proc.stdout is not None
         for line in proc.stderr:
@@ -377,11 +368,23 @@ def search_pyodide(ctx: Context) -> SectionResult:
             tail = (tail + [line])[-30:]
             ctx.log(f"pyodide: {line}")
         out = proc.stdout.read()
-        code = proc.wait()
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise BenchError(f"the Pyodide run of {module} took over {timeout:.0f} s") from None
     result_line = next((ln for ln in reversed(out.splitlines()) if ln.startswith("RESULT ")), None)
     if code != 0 or result_line is None:
-        raise BenchError(f"the Pyodide run failed (exit {code}):\n" + "\n".join(tail[-15:]))
-    result = json.loads(result_line[len("RESULT ") :])
+        raise BenchError(f"the Pyodide run of {module} failed (exit {code}):\n" + "\n".join(tail[-15:]))
+    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    return json.loads(result_line[len("RESULT "):]), f"under Node.js {version}"
+
+
+def search_pyodide(ctx: Context) -> SectionResult:
+    """The same inside Pyodide under Node.js."""
+    res = SectionResult("search_pyodide", "Grid search in Pyodide (Node.js): arcstar vs PyPI pathfinding A*")
+    result, under = run_in_pyodide(ctx, "search_bench", make_request(ctx, budget_s=10.0, peer_budget_s=20.0),
+                                   str(need_data()), [str(pinned_wheel(*PYPI_PEER, ctx.log))])
     import_note = (
         "pathfinding installed with micropip from the cached wheel; bench/ and arcstar "
         f"({core_name()}) mounted with NODEFS"
@@ -390,8 +393,7 @@ def search_pyodide(ctx: Context) -> SectionResult:
         res,
         result,
         f"Pyodide {result['runtime'].get('pyodide')} "
-        f"(Python {result['runtime'].get('python')}) under Node.js "
-        f"{subprocess.run([node, '--version'], capture_output=True, text=True).stdout.strip()}",
+        f"(Python {result['runtime'].get('python')}) {under}",
     )
     res.notes.insert(1, import_note)
     return res

@@ -40,6 +40,15 @@ NEIGHBOURHOODS = {"directional8": Neighbourhood.D8, "directional24": Neighbourho
                   "directional48": Neighbourhood.D48}
 
 
+
+def joined(tilemap: TileMap, width: float, start: tuple[int, int], goal: tuple[int, int]) -> bool:
+    """Whether some motion of a body ``width`` tiles wide can join the two tiles, as far as the
+    region table of that width (``collision.clearance.regions_for``) knows: when not, a plan is
+    unreachable with no search."""
+    labels = regions_for(tilemap, width)
+    here = labels[start[1], start[0]]
+    return bool(here >= 0 and here == labels[goal[1], goal[0]])
+
 class DirectionalRun:
     """A directional plan's search stage: ``step``/``cancel`` like every search, then
     ``segments`` (the curve), ``path`` (its tiles) and ``length`` (tiles)."""
@@ -56,10 +65,8 @@ class DirectionalRun:
         self.segments: Path | None = None
         self.path: list[tuple[int, int]] | None = None
         self.length = 0.0
-        labels = regions_for(tilemap, self.kind.width)
-        here, there = labels[start[1], start[0]], labels[goal[1], goal[0]]
         self.exact = True
-        if here < 0 or here != there:  # no motion of this body joins them (wide units too): no search
+        if not joined(tilemap, self.kind.width, start, goal):  # wide units too: no search at all
             self.search: Any = None
             self.status, self.expanded, self.ms, self.cost = Status.UNREACHABLE, 0, 0.0, None
             return

@@ -19,12 +19,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..collision.clearance import regions_for
 from ..directional.hybrid import HybridSearch, Stage
 from ..directional.lattice import Neighbourhood, UnitKind
 from ..maps.tilemap import TileMap
 from ..outcomes import Status
-from .directional import DirectionalRun
+from .directional import DirectionalRun, joined
 from .options import PlanOptions
 
 FALLBACK = "directional24"
@@ -49,9 +48,7 @@ class HybridRun:
         self.length, self.expanded, self.ms = 0.0, 0, 0.0
         self.cost: float | None = None
         self.hybrid: HybridSearch | None = None
-        labels = regions_for(tilemap, self.kind.width)
-        here, there = labels[start[1], start[0]], labels[goal[1], goal[0]]
-        if here < 0 or here != there:  # no motion of this body joins them: no search at all
+        if not joined(tilemap, self.kind.width, start, goal):  # no motion of this body joins them: no search
             self.search: Any = None
             self.status = Status.UNREACHABLE
             return
