@@ -14,15 +14,45 @@ from __future__ import annotations
 import random
 from collections import deque
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-from ..geometry.primitives import Pose
+from ..geometry.primitives import Path, Pose
 from ..maps.tilemap import TileMap
+from ..outcomes import BadInput, shown
 from .motion import Mover
 from .orders import Order, OrderKind, Route, plan_route
 from .units import Avoidance, UnitSpec
 
 #: The default tick (s).
 DT = 0.05
+
+
+class EventKind(StrEnum):
+    """What avoidance did, for the lab's collision markers: ``replan`` around claimed tiles,
+    ``wait`` for another unit to clear, ``yield`` (stop to let another pass), ``backup`` (back
+    away to a refuge), ``make_way`` (an idle unit steps aside), ``discover`` (fog: walls seen)."""
+
+    REPLAN = "replan"
+    WAIT = "wait"
+    YIELD = "yield"
+    BACKUP = "backup"
+    MAKE_WAY = "make_way"
+    DISCOVER = "discover"
+
+
+@dataclass(frozen=True)
+class WorldEvent:
+    """Something avoidance or fog did: when (s), which unit, what, and where (tiles)."""
+
+    t: float
+    unit: str
+    kind: EventKind
+    x: float
+    y: float
+
+
+#: Events kept (the oldest are dropped).
+MAX_EVENTS = 4096
 
 
 @dataclass
@@ -47,6 +77,17 @@ class UnitState:
     order: Order | None = None
     leg: int = 0
     samples: list[tuple[float, float, float, float, float]] = field(default_factory=list)
+    claimed: frozenset[tuple[int, int]] = frozenset()
+    waiting: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def path(self) -> Path | None:
+        """The path the unit drives now (None when it stands)."""
+        return None if self.mover is None else self.mover.path
 
     @property
     def busy(self) -> bool:
@@ -61,10 +102,13 @@ class World:
     """Units on ``tilemap``, stepped with ``step()``; ``time`` in seconds, ``ticks`` taken."""
 
     def __init__(self, tilemap: TileMap, dt: float = DT, seed: int = 0,
-                 avoidance: Avoidance = Avoidance.NONE) -> None:
+                 avoidance: Avoidance = Avoidance.NONE, record: bool = True) -> None:
         self.map, self.dt, self.seed, self.avoidance = tilemap, dt, seed, avoidance
+        self.record = record
         self.rng = random.Random(seed)
         self.units: list[UnitState] = []
+        self.events: deque[WorldEvent] = deque(maxlen=MAX_EVENTS)
+        self._by_id: dict[str, UnitState] = {}
         self.ticks = 0
         self._routes: dict[tuple, Route] = {}
 
@@ -75,13 +119,48 @@ class World:
     def add(self, spec: UnitSpec, pose: Pose, orders: list[Order] | tuple[Order, ...] = ()) -> UnitState:
         """Place a unit at ``pose`` with its orders (timed ones wait for their time) and record
         its first sample."""
+        if spec.id in self._by_id:
+            raise BadInput(f"unit id {spec.id!r} is used already", "id")
         unit = UnitState(spec, pose.x, pose.y, pose.heading)
         for o in orders:
             (unit.timed if o.at is not None else unit.queue).append(o)
         unit.timed.sort(key=lambda o: o.at if o.at is not None else 0.0)
         unit.sample(self.time)
         self.units.append(unit)
+        self._by_id[spec.id] = unit
         return unit
+
+    def unit(self, uid: str) -> UnitState:
+        """The unit with id ``uid`` (``BadInput`` naming ``id`` if there is none)."""
+        u = self._by_id.get(uid) if isinstance(uid, str) else None
+        if u is None:
+            raise BadInput(f"no unit with id {shown(uid)}", "id")
+        return u
+
+    def remove(self, uid: str) -> None:
+        """Take the unit ``uid`` off the map."""
+        u = self.unit(uid)
+        self.units.remove(u)
+        del self._by_id[uid]
+
+    def order(self, uid: str, order: Order, queue: bool = False) -> None:
+        """Give unit ``uid`` an order now: it replaces what the unit does (braking first if it
+        moves), or with ``queue`` waits behind its other orders. ``order.at`` is ignored."""
+        u = self.unit(uid)
+        now = Order(order.kind, order.points)
+        if queue and (u.busy or u.queue):
+            u.queue.append(now)
+            return
+        u.queue.clear()
+        u.timed.clear()
+        u.queue.append(now)
+        u.order = None
+        if u.mover is not None:
+            u.mover.brake()
+
+    def note(self, u: UnitState, kind: EventKind) -> None:
+        """Record an event of ``kind`` at unit ``u``'s position."""
+        self.events.append(WorldEvent(self.time, u.spec.id, kind, u.x, u.y))
 
     @property
     def busy(self) -> bool:
@@ -95,8 +174,9 @@ class World:
             self._orders(u, now)
             self._move(u, now)
         self.ticks += 1
-        for u in self.units:
-            u.sample(self.time)
+        if self.record:
+            for u in self.units:
+                u.sample(self.time)
 
     def run(self, duration: float) -> None:
         """Step until ``duration`` seconds have passed or nothing is left to do."""
