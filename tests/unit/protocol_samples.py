@@ -114,7 +114,28 @@ def samples() -> dict[str, list[dict]]:
          "text": "version 1\n0\tm.map\t3\t2\t0\t0\t2\t0\t3.41421\n"})
     ask({"type": "describe", "id": "d", "options": {"method": "astar", "heuristic": "octile"}})
     ask({"type": "describe", "id": "d2", "options": {"turning": "tighter", "radius": 2}})
+    world_samples(ask)
     return {"requests": requests, "answers": answers}
+
+
+def world_samples(ask) -> None:  # noqa: ANN001 (the samples' recorder)
+    """Units in motion: every world request and answer, the state with paths and claimed tiles."""
+    ask({"type": "world_info", "id": "wi"})
+    doc = ask({"type": "world_preset", "id": "wp", "name": "corridor_bay"})
+    rows = doc["map"]
+    grid = np.array([[1 if c == "#" else 0 for c in r] for r in rows], dtype=np.uint8)
+    h, w = grid.shape
+    ask({"type": "world_start", "id": "ws", "map": {"width": w, "height": h, "version": "bay"}, "seed": 1,
+         "avoidance": "none", "dt": 0.05, "fog": False}, grid.tobytes())
+    ask({"type": "world_add", "id": "wa", "units": doc["units"]})
+    ask({"type": "world_add", "id": "wa2", "units": [{"id": "p", "kind": "person", "team": "red",
+                                                       "start": [3.5, 1.5, None]}]})
+    ask({"type": "world_order", "id": "wo", "units": ["p"], "order": "move", "points": [[5.5, 1.5, 0.0]],
+         "queue": False, "spread": False})
+    ask({"type": "world_step", "id": "wt", "ticks": 20, "budget_ms": 100, "claimed": True, "paths": True,
+         "team": "red", "full": True})
+    ask({"type": "world_remove", "id": "wr", "units": ["p"]})
+    ask({"type": "world_order", "id": "wo2", "units": ["a"], "order": "patrol", "points": [[8.5, 2.5]]})
 
 
 if __name__ == "__main__":  # for tests/js/protocol.test.mjs

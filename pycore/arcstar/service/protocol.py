@@ -28,10 +28,13 @@ from ..outcomes import BadInput, ErrorKind, field_of, shown
 SCHEMA_FILE = "protocol.schema.json"
 
 # The message types by direction (the schema's $defs page_request, service_request, answer).
-PAGE_REQUEST_TYPES = ("plan", "cancel", "info", "load_map", "load_scen", "describe")
-SERVICE_REQUEST_TYPES = ("plan", "step", "cancel", "info", "load_map", "load_scen", "describe")
+WORLD_REQUEST_TYPES = ("world_info", "world_preset", "world_start", "world_add", "world_remove", "world_order",
+                       "world_step")
+PAGE_REQUEST_TYPES = ("plan", "cancel", "info", "load_map", "load_scen", "describe", *WORLD_REQUEST_TYPES,
+                      "world_run")
+SERVICE_REQUEST_TYPES = ("plan", "step", "cancel", "info", "load_map", "load_scen", "describe", *WORLD_REQUEST_TYPES)
 ANSWER_TYPES = ("boot", "started", "progress", "result", "error", "cancelled", "info", "map", "scenarios",
-                "describe", "crashed")
+                "describe", "crashed", "world_info", "world_scenario", "world_state")
 
 MAX_ID = 2**53 - 1  # ids must survive JavaScript's numbers
 MAX_ID_LENGTH = 256

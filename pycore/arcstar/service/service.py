@@ -17,6 +17,12 @@ are what code reads; the message is for people. Every message is defined in
   guarantees (``optimal``, ``legal``, ``text``), from the planner's method registry.
 - ``load_map`` (text): reads a ``.map``, arcstar JSON or ASCII art; answers ``map``.
   ``load_scen`` (text, width, height): answers ``scenarios``.
+- Units in motion (one world per service, ``worlds.WorldSession``): ``world_info`` (kinds,
+  avoidance methods, presets; answers ``world_info``), ``world_preset`` (name: its scenario
+  document, answers ``world_scenario``), ``world_start`` (map as for ``plan``, seed, avoidance, dt,
+  fog), ``world_add`` / ``world_remove`` / ``world_order`` (all or nothing) and ``world_step``
+  (ticks, budget_ms, and what to tell: claimed tiles, paths, a team's known tiles); each of these
+  answers ``world_state``. A bad one is an error answer and the world stays as it was.
 
 Binary parts (a result's ``explored`` tiles and ``trace`` arrays, a loaded map's ``cells``)
 appear in an answer as ``{"name", "dtype", "length"}`` descriptors; the bytes wait for
@@ -42,7 +48,7 @@ from ..search.grid import COST_MODELS, DIAGONAL_POLICIES
 from ..search.heuristics import HEURISTICS
 from ..search.openlists import OPEN_LISTS
 from ..version import __version__
-from . import protocol
+from . import protocol, worlds
 from .protocol import buffer, check_int, check_keys, check_text, end_point, within
 
 MAX_BUDGET_MS = 1000.0
@@ -58,6 +64,7 @@ REQUEST_KEYS: dict[str, tuple[str, ...]] = {
     "load_map": ("type", "id", "text", "format"),
     "load_scen": ("type", "id", "text", "width", "height"),
     "describe": ("type", "id", "options"),
+    **worlds.WORLD_KEYS,
 }
 MAP_KEYS = ("width", "height", "version", "terrain_costs")
 
@@ -93,6 +100,7 @@ class Service:
         self.map_version: object = None
         self.jobs: dict[object, _Job] = {}
         self.buffers: dict[str, bytes] = {}
+        self.world: worlds.WorldSession | None = None
 
     def take_buffer(self, name: str = "explored") -> bytes | None:
         """A binary part of the last answer, once (None when there is none): ``explored``,
@@ -267,6 +275,40 @@ class Service:
         return {"type": "scenarios", "id": msg["id"],
                 "scenarios": [{"id": s.id, "bucket": s.bucket, "start": list(s.start), "goal": list(s.goal),
                                "optimal": s.optimal} for s in scens]}
+
+    # -- the world ----------------------------------------------------------------------------
+    def _world_info(self, msg: dict, cells: object) -> dict:
+        return {"type": "world_info", "id": msg["id"], **worlds.world_info()}
+
+    def _world_preset(self, msg: dict, cells: object) -> dict:
+        return {"type": "world_scenario", "id": msg["id"], **worlds.preset_scenario(msg.get("name"))}
+
+    def _world_start(self, msg: dict, cells: object) -> dict:
+        spec = msg.get("map")
+        if not isinstance(spec, dict):
+            raise BadInput("world_start needs a 'map' object with width, height and version", "map")
+        self.world = worlds.WorldSession.start(msg, self._map(spec, cells))
+        return self._world_state(msg, full=True)
+
+    def _world_change(self, msg: dict, cells: object) -> dict:
+        """world_add, world_remove and world_order: checked in full, then done."""
+        if self.world is None:
+            raise BadInput("no world is running: send world_start first", "type")
+        getattr(self.world, msg["type"][len("world_"):])(msg)
+        return self._world_state(msg)
+
+    _world_add = _world_remove = _world_order = _world_change
+
+    def _world_step(self, msg: dict, cells: object) -> dict:
+        if self.world is None:
+            raise BadInput("no world is running: send world_start first", "type")
+        args = worlds.step_args(msg)
+        stepped = self.world.step(args.pop("ticks"), args.pop("budget_ms"))
+        return self._world_state(msg, stepped=stepped, **args)
+
+    def _world_state(self, msg: dict, **view: Any) -> dict:
+        assert self.world is not None
+        return {"type": "world_state", "id": msg["id"], **self.world.state(self.buffers, **view)}
 
     # -- binary parts -----------------------------------------------------------------------
     def _result_json(self, plan: PlanJob, result: Any) -> dict:
