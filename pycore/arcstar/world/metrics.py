@@ -33,10 +33,12 @@ from typing import Any
 
 import numpy as np
 
-#: |speed| at or below this (tiles/s) is standing, for ``longest_stuck``.
-STILL_SPEED = 1e-6
-#: Moves and turns at or below this (tiles, radians) between samples are standing still.
-STILL_MOVE = 1e-6
+#: Standing still, for ``longest_stuck``: |speed| at most STILL_SPEED (tiles/s) at both ends of
+#: a sample interval, and over it a move of at most STILL_SPEED x its length (tiles) and a turn
+#: of at most STILL_TURN x its length (radians). Not exactly zero: a unit jostled by a local
+#: avoidance (ORCA's deadlocks creep by micrometres a tick) is standing still too.
+STILL_SPEED = 1e-3
+STILL_TURN = 1e-3
 #: Sample times closer than this (s) are the same instant.
 SAME_TIME = 1e-9
 #: How many sample times the sweep handles at once (bounds the working memory).
@@ -68,10 +70,10 @@ class Metrics:
     from 0, the run's start. deepest_overlap: the largest (wi + wj) / 2 - distance between any
     two bodies at any sample time (0.0 when no two ever touch), with the pair and the time
     (``overlap_pair`` ids, ``overlap_time`` s; None when 0). longest_stuck: the longest time a
-    unit that had not arrived yet stood still (speed <= STILL_SPEED at both ends of each sample
-    interval, position and heading unchanged within STILL_MOVE; turning on the spot is not
-    standing still), with the unit's id. farthest_from_goal: the largest distance (tiles)
-    between a unit that never arrived and its goal at its last sample (0.0 if all arrived).
+    unit that had not arrived yet stood still (speed about 0, position and heading unchanged:
+    see ``STILL_SPEED``; turning on the spot is not standing still), with the unit's id.
+    farthest_from_goal: the largest distance (tiles) between a unit that never arrived and its
+    goal at its last sample (0.0 if all arrived).
     duration: the run's length used for sum_of_travel.
     """
 
@@ -178,14 +180,13 @@ def stuck_time(tr: Track) -> float:
     if len(s) < 2:
         return 0.0
     t = s[:, 0]
+    span = np.diff(t)
     moved = np.hypot(np.diff(s[:, 1]), np.diff(s[:, 2]))
     turned = np.abs(np.angle(np.exp(1j * np.diff(s[:, 3]))))
     slow = np.abs(s[:, 4]) <= STILL_SPEED
-    still = (moved <= STILL_MOVE) & (turned <= STILL_MOVE) & slow[:-1] & slow[1:]
-    still &= np.isfinite(moved)
+    still = (moved <= STILL_SPEED * span + 1e-12) & (turned <= STILL_TURN * span + 1e-12) & slow[:-1] & slow[1:]
     if tr.arrived is not None:
         still &= t[:-1] < tr.arrived - SAME_TIME  # intervals that start before the arrival
-    span = np.diff(t)
     if tr.arrived is not None:
         span = np.minimum(t[1:], tr.arrived) - t[:-1]
     total = np.cumsum(np.where(still, span, 0.0))
