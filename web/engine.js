@@ -25,10 +25,15 @@
  * the map again. The page keeps its map and settings; the worker holds nothing
  * the page cannot send again. More than MAX_RESTARTS deaths a minute are final.
  *
+ * The world (units in motion) lives in the worker too: `worldStart` sends the map as a search
+ * does, `request` sends the other world messages, and every `world_state` the worker posts (the
+ * answers to those, and the states its scheduler posts while the world plays, id null) goes to
+ * `onWorld`, as does an error with id null (the playing world failed).
+ *
  * @module engine
  */
 
-import { ErrorKind, cancelMessage, planMessage, requestMessage } from './protocol.js';
+import { ErrorKind, cancelMessage, planMessage, requestMessage, worldStartMessage } from './protocol.js';
 
 export * from './protocol.js';
 
@@ -161,6 +166,8 @@ export class Engine {
     this.lastHeard = performance.now();
     /** @type {BootInfo} */
     this.boot = { stage: 'starting', progress: 0, message: 'Starting the search worker…' };
+    /** @type {((msg: any) => void) | null} hears every world_state, and errors with id null */
+    this.onWorld = null;
     this.isReady = false;
     /** @type {number | null} the map version the worker holds */
     this.workerVersion = null;
@@ -291,6 +298,7 @@ export class Engine {
       return;
     }
     const id = msg.id ?? null;
+    if (this.onWorld && (msg.type === 'world_state' || (msg.type === 'error' && id === null))) this.onWorld(msg);
     if (msg.type === 'cancelled' && this.cancelSent.has(id)) {
       // The worker stopped the search: it handles messages between slices.
       this.stats.cancelAcks++;
@@ -414,6 +422,30 @@ export class Engine {
         this.pending.delete(id);
         reject(new EngineError(`The request could not be sent to the worker: ${/** @type {Error} */ (e).message}`));
       }
+    });
+  }
+
+  /**
+   * Start a world (units in motion) on a map, sent as a search sends it (its cells only when the
+   * worker does not hold that version). Resolves with the first world_state.
+   * @param {PlanRequest['map']} map
+   * @param {{seed?: number, avoidance?: string, dt?: number, fog?: boolean}} [options]
+   * @returns {Promise<import('./protocol.js').WorldStateMessage>} rejects with EngineError
+   */
+  async worldStart(map, options = {}) {
+    await this.ready;
+    const id = `w${this.nextId++}`;
+    const withCells = this.workerVersion !== map.version;
+    const { message, transfer } = worldStartMessage(id, map, options, withCells);
+    /** @type {Promise<import('./protocol.js').WorldStateMessage>} */
+    const answer = new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, request: true });
+      if (withCells) this.workerVersion = map.version;
+      this._post(message, transfer);
+    });
+    return answer.catch((e) => {
+      this.workerVersion = null; // the worker may not hold the map: send it again next time
+      throw e;
     });
   }
 

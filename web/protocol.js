@@ -52,7 +52,24 @@ export const ErrorKind = Object.freeze({
  * @typedef {{type: 'load_map', id: Id, text: string, format?: MapFormat}} LoadMapMessage
  * @typedef {{type: 'load_scen', id: Id, text: string, width: number, height: number}} LoadScenMessage
  * @typedef {{type: 'describe', id: Id, options?: Record<string, unknown>}} DescribeRequest
- * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest} PageRequest
+ * @typedef {[number, number] | [number, number, number | null]} WorldPoint  tiles (centres at +0.5); heading radians
+ * @typedef {{id: string, kind?: 'tank' | 'car' | 'person', start: WorldPoint, goal?: WorldPoint | null, team?: string,
+ *            width?: number, radius?: number, speed?: number, method?: string}} WorldUnit
+ * @typedef {'move' | 'nearest' | 'patrol' | 'stop'} OrderKind
+ * @typedef {{claimed?: boolean, paths?: boolean, team?: string | null, full?: boolean}} WorldView  what a state tells
+ * @typedef {{type: 'world_info', id: Id}} WorldInfoRequest
+ * @typedef {{type: 'world_preset', id: Id, name: string}} WorldPresetRequest
+ * @typedef {{type: 'world_start', id: Id, map: WireMap, seed?: number, avoidance?: string, dt?: number, fog?: boolean}} WorldStartMessage
+ * @typedef {{type: 'world_add', id: Id, units: WorldUnit[]}} WorldAddMessage
+ * @typedef {{type: 'world_remove', id: Id, units: string[]}} WorldRemoveMessage
+ * @typedef {{type: 'world_order', id: Id, units: string[], order: OrderKind, points?: WorldPoint[], queue?: boolean,
+ *            spread?: boolean}} WorldOrderMessage
+ * @typedef {{type: 'world_step', id: Id, ticks?: number, budget_ms?: number} & WorldView} WorldStepMessage
+ * @typedef {{type: 'world_run', id: Id, running: boolean, speed?: number, claimed?: boolean, paths?: boolean,
+ *            team?: string | null}} WorldRunMessage
+ * @typedef {WorldInfoRequest | WorldPresetRequest | WorldStartMessage | WorldAddMessage | WorldRemoveMessage
+ *           | WorldOrderMessage | WorldStepMessage | WorldRunMessage} WorldRequest
+ * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest | WorldRequest} PageRequest
  */
 
 /**
@@ -73,8 +90,41 @@ export const ErrorKind = Object.freeze({
  * @typedef {{type: 'scenarios', id: Id, scenarios: ScenarioEntry[]}} ScenariosMessage
  * @typedef {{type: 'describe', id: Id, optimal: boolean, legal: boolean | null, text: string}} DescribeMessage
  * @typedef {{type: 'crashed', message: string}} CrashedMessage  the worker's runtime broke; it closes itself
+ * @typedef {{type: 'world_info', id: Id, kinds: Record<string, {width: number, radius: number, speed: number}>,
+ *            avoidance: string[], methods: string[], presets: string[], status_codes: string[], fog: boolean,
+ *            limits: Record<string, unknown>}} WorldInfoMessage
+ * @typedef {{type: 'world_scenario', id: Id, name: string, map: string[], seed: number, avoidance: string,
+ *            duration: number, fog: boolean, units: WorldUnit[]}} WorldScenarioMessage
+ * @typedef {{units: number, arrived: number, makespan: number | null, travel_sum: number, deepest_overlap: number,
+ *            longest_stuck: number, stuck_now: number}} WorldMetrics
+ * @typedef {{id: string, kind: 'tank' | 'car' | 'person' | null, team: string, width: number, radius: number,
+ *            speed: number, method: string, can_reverse: boolean}} RosterEntry
+ * @typedef {Object} WorldStateMessage  the world now (see the schema's world_state)
+ * @property {'world_state'} type
+ * @property {Id | null} id  null: a state the worker's scheduler posted while the world plays
+ * @property {number} time  game seconds
+ * @property {number} ticks
+ * @property {number} dt
+ * @property {number} stepped  ticks run for this answer
+ * @property {boolean} busy  some unit moves or has orders
+ * @property {string} avoidance
+ * @property {boolean} fog
+ * @property {number} roster_version
+ * @property {boolean} [running]
+ * @property {number} [speed]
+ * @property {number} [lag]
+ * @property {{x: Float64Array, y: Float64Array, heading: Float64Array, speed: Float64Array, status: Uint8Array}} units
+ *   per unit, in roster order
+ * @property {RosterEntry[]} [roster]  when units came or went
+ * @property {Array<[string, string]>} notes  status texts that changed
+ * @property {Array<[string, Array<Record<string, unknown>> | null]>} [paths]  paths that changed (segments)
+ * @property {{tiles: Int32Array, counts: Int32Array}} [claimed]
+ * @property {Array<[number, string, string, number, number]>} events  [t, unit, kind, x, y] since the last state
+ * @property {{team: string, tiles: Uint8Array}} [known]  a team's known tiles under fog, when they changed
+ * @property {WorldMetrics} metrics
  * @typedef {BootMessage | StartedMessage | ProgressMessage | ResultMessage | ErrorMessage | CancelledMessage
- *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage | CrashedMessage} WorkerAnswer
+ *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage | CrashedMessage | WorldInfoMessage
+ *           | WorldScenarioMessage | WorldStateMessage} WorkerAnswer
  */
 
 /**
@@ -170,6 +220,20 @@ export function loadScenMessage(id, text, width, height) {
 /** @param {Id} id @param {Record<string, unknown>} [options] @returns {DescribeRequest} */
 export function describeMessage(id, options = {}) {
   return { type: 'describe', id, options };
+}
+
+/**
+ * A world_start message and what to transfer with it: the map goes as a plan's does (its cells,
+ * a copy, only with `withCells`).
+ * @param {Id} id
+ * @param {PlanRequest['map']} map
+ * @param {{seed?: number, avoidance?: string, dt?: number, fog?: boolean}} options
+ * @param {boolean} withCells
+ * @returns {{message: WorldStartMessage, transfer: Transferable[]}}
+ */
+export function worldStartMessage(id, map, options, withCells) {
+  const { message: plan, transfer } = planMessage(id, { map, start: [0, 0], goal: [0, 0] }, withCells);
+  return { message: { type: 'world_start', id, map: plan.map, ...options }, transfer };
 }
 
 /**

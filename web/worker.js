@@ -21,6 +21,19 @@
  * new `plan` is handled within one slice. A new plan cancels the searches
  * running, unless it says `alongside: true`: then they share the slices.
  *
+ * Units in motion: the page starts a world (`world_start`, its map sent as a
+ * plan's is), adds, orders and removes units (`world_add`, `world_order`,
+ * `world_remove`, each answered by a `world_state`) and plays or pauses it
+ * (`world_run` with a speed). One scheduler (`pump`) runs everything, each
+ * frame of FRAME_MS: first the world ticks that are due (dt of game time per
+ * tick, scaled by the speed, so a 20 Hz world at speed 1 ticks every 50 ms;
+ * it posts a `world_state`, id null, after each batch), then the fast
+ * searches (those in their first FAST_SLICES slices) a slice each, then the
+ * slow ones (a directional search, say) share what is left of the frame, at
+ * least MIN_SLICE_MS each. A slow search thus never stalls the world: it gets
+ * the time the world leaves. A world that cannot keep up drops the time it
+ * owes beyond MAX_OWED_S (it runs slower than asked, and says so in `lag`).
+ *
  * Binary parts: a plan's map.cells (a Uint8Array) is taken out of the message
  * and handed to the service beside the JSON; in the service's answers a
  * {name, dtype, length} descriptor stands where bytes belong, and the worker
@@ -35,6 +48,18 @@
 
 /** Work per slice, milliseconds. */
 const SLICE_MS = 8;
+/** The scheduler's frame: world ticks, then fast searches, then slow ones share what is left, ms. */
+const FRAME_MS = 16;
+/** The least a slow search gets per frame, ms (so it always moves on). */
+const MIN_SLICE_MS = 2;
+/** A search is fast for its first slices, then slow (it yields to the world and to fast ones). */
+const FAST_SLICES = 2;
+/** The longest the world's ticks may take in one frame, ms. */
+const WORLD_BUDGET_MS = 10;
+/** Game time the world may owe before it drops the rest (it then runs slower than asked), s. */
+const MAX_OWED_S = 0.5;
+/** The world's play speeds (game seconds per second). */
+const SPEED_RANGE = [0.1, 16];
 /** Minimum interval between two progress messages, milliseconds. */
 const PROGRESS_EVERY_MS = 50;
 /** The longest map or scenario text read, characters (a 4096 x 4096 .map is about 17 M). */
@@ -80,6 +105,20 @@ function yieldToEventLoop() {
  * @typedef {Object} Job  the running search
  * @property {any} id
  * @property {boolean} cancelled
+ * @property {number} slices  how many slices it has had (fast for the first FAST_SLICES)
+ * @property {number} lastProgress  when it last posted progress (performance.now)
+ */
+
+/**
+ * @typedef {Object} WorldRun  the world's play state (the service holds the world itself)
+ * @property {boolean} exists  a world was started in this worker
+ * @property {boolean} running  playing
+ * @property {number} speed  game seconds per second
+ * @property {number} dt  game seconds per tick
+ * @property {number} owed  game time due and not yet ticked, s
+ * @property {number} last  when time was last counted (performance.now)
+ * @property {number} lag  game time dropped because the world could not keep up, s
+ * @property {{claimed: boolean, paths: boolean, team: string | null}} view  what its states tell
  */
 
 /**
@@ -98,6 +137,12 @@ const worker = {
   serviceVersion: null,
   /** @type {Map<any, Job>} the searches running, by id (Pinter's two matrices: see startPlan) */
   jobs: new Map(),
+  /** @type {WorldRun} */
+  world: { exists: false, running: false, speed: 1, dt: 0.05, owed: 0, last: 0, lag: 0, view: { claimed: false, paths: false, team: null } },
+  /** whether the scheduler is running, and how to wake it early from a wait */
+  pumping: false,
+  /** @type {(() => void) | null} */
+  wakeNow: null,
 };
 
 /**
@@ -435,25 +480,16 @@ function endJob(j) {
 }
 
 /**
- * Start a search. A plan cancels the searches running, unless it says `alongside: true`: then
- * it runs beside them. Every running search gets a slice of SLICE_MS in turn (each job's loop
- * yields to the event loop between slices), so a quick search finishes in a slice or two while
- * a slow one (a directional search) goes on in the background: Pinter's two matrices, fast
- * searches flowing while a slow one is timesliced.
+ * A message that carries a map (plan, world_start) as the service takes it: map.cells is taken
+ * out (kept as the worker's map cache) and sent beside the JSON only when the service does not
+ * hold that version already.
  * @param {any} msg
+ * @returns {{forService: any, send: Uint8Array | null}}
  */
-function startPlan(msg) {
-  const id = normId(msg.id);
-  if (id === null) throw new BadRequest('A plan message needs an "id" (a number or a string)', 'id');
-  if (msg.alongside !== undefined && typeof msg.alongside !== 'boolean') {
-    throw new BadRequest(`"alongside" must be true or false (got ${JSON.stringify(msg.alongside)?.slice(0, 40)})`, 'alongside');
-  }
-  for (const running of [...worker.jobs.values()]) {
-    if (!msg.alongside || running.id === id) cancelJob(running);
-  }
+function withMap(msg) {
   const map = msg.map;
   if (!map || typeof map !== 'object') {
-    throw new BadRequest('A plan message needs a "map": {width, height, version, cells}', 'map');
+    throw new BadRequest(`A ${msg.type} message needs a "map": {width, height, version, cells}`, 'map');
   }
   const { cells, ...mapInfo } = map;
   /** @type {Uint8Array | null} */
@@ -476,52 +512,226 @@ function startPlan(msg) {
   if (worker.serviceVersion !== map.version || cells) {
     if (worker.mapCache && worker.mapCache.version === map.version) send = worker.mapCache.cells;
   }
-  const forService = { ...msg, map: mapInfo };
+  return { forService: { ...msg, map: mapInfo }, send };
+}
+
+/**
+ * Start a search. A plan cancels the searches running, unless it says `alongside: true`: then
+ * it runs beside them. The scheduler (`pump`) gives every running search slices in turn, after
+ * the world's ticks: a quick search finishes in a slice or two while a slow one (a directional
+ * search) goes on in the background with what each frame leaves: Pinter's two matrices, fast
+ * searches flowing while a slow one is timesliced.
+ * @param {any} msg
+ */
+function startPlan(msg) {
+  const id = normId(msg.id);
+  if (id === null) throw new BadRequest('A plan message needs an "id" (a number or a string)', 'id');
+  if (msg.alongside !== undefined && typeof msg.alongside !== 'boolean') {
+    throw new BadRequest(`"alongside" must be true or false (got ${JSON.stringify(msg.alongside)?.slice(0, 40)})`, 'alongside');
+  }
+  for (const running of [...worker.jobs.values()]) {
+    if (!msg.alongside || running.id === id) cancelJob(running);
+  }
+  const { forService, send } = withMap(msg);
   delete forService.alongside; // the worker's to honour, not the service's
   const resp = call(forService, send);
   if (resp.type !== 'started') {
     worker.serviceVersion = null;
     return postServiceError(id, resp, 'plan');
   }
-  worker.serviceVersion = map.version;
-  const j = { id, cancelled: false };
-  worker.jobs.set(id, j);
+  worker.serviceVersion = msg.map.version;
+  worker.jobs.set(id, { id, cancelled: false, slices: 0, lastProgress: 0 });
   post({ type: 'started', id });
-  runJob(j);
+  wake();
 }
 
-/** @param {Job} j */
-async function runJob(j) {
-  let lastProgress = 0;
-  while (!j.cancelled) {
-    const resp = call({ type: 'step', id: j.id, budget_ms: SLICE_MS });
-    if (j.cancelled) return;
-    if (resp.type === 'progress') {
-      const now = performance.now();
-      if (now - lastProgress >= PROGRESS_EVERY_MS) {
-        lastProgress = now;
-        post({ type: 'progress', id: j.id, expanded: resp.expanded, open: resp.open });
-      }
-    } else if (resp.type === 'result') {
-      endJob(j);
-      /** @type {ArrayBuffer[]} */
-      const transfer = [];
-      const r = attachBuffers(resp.result || {}, transfer);
-      const trace = r.trace && Object.values(r.trace).every((a) => a) ? r.trace : null;
-      post({ type: 'result', id: j.id, result: { ...r, explored: r.explored || null, trace } }, transfer);
-      return;
-    } else {
-      endJob(j);
-      worker.serviceVersion = null;
-      postServiceError(j.id, resp, 'step');
-      return;
+/**
+ * Give a search one slice; it leaves the running set when it ends.
+ * @param {Job} j
+ * @param {number} budget  ms
+ */
+function stepJob(j, budget) {
+  const resp = call({ type: 'step', id: j.id, budget_ms: budget });
+  j.slices++;
+  if (j.cancelled) return;
+  if (resp.type === 'progress') {
+    const now = performance.now();
+    if (now - j.lastProgress >= PROGRESS_EVERY_MS) {
+      j.lastProgress = now;
+      post({ type: 'progress', id: j.id, expanded: resp.expanded, open: resp.open });
     }
-    await yieldToEventLoop();
+  } else if (resp.type === 'result') {
+    endJob(j);
+    /** @type {ArrayBuffer[]} */
+    const transfer = [];
+    const r = attachBuffers(resp.result || {}, transfer);
+    const trace = r.trace && Object.values(r.trace).every((a) => a) ? r.trace : null;
+    post({ type: 'result', id: j.id, result: { ...r, explored: r.explored || null, trace } }, transfer);
+  } else {
+    endJob(j);
+    worker.serviceVersion = null;
+    postServiceError(j.id, resp, 'step');
+  }
+}
+
+// ---------------------------------------------------------------- the scheduler
+
+/** Make sure the scheduler runs (and stops waiting, if it waits for the world's next tick). */
+function wake() {
+  if (worker.wakeNow) worker.wakeNow();
+  if (worker.pumping) return;
+  worker.pumping = true;
+  pump()
+    .catch((e) => {
+      if (isFatal(e)) crash(e);
+      else postError(null, e);
+    })
+    .finally(() => {
+      worker.pumping = false;
+    });
+}
+
+/**
+ * Wait up to `ms` for the world's next tick; `wake()` ends the wait early (a new search).
+ * @param {number} ms
+ */
+function waitForTick(ms) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      worker.wakeNow = null;
+      resolve(undefined);
+    };
+    const timer = setTimeout(done, ms);
+    worker.wakeNow = done;
+  });
+}
+
+/**
+ * The scheduler: while there is work, each frame runs the world's due ticks first, then a slice
+ * of each fast search, then the slow searches share what is left of the frame.
+ */
+async function pump() {
+  for (;;) {
+    const frameStart = performance.now();
+    const world = worker.world;
+    if (world.running) tickWorld(frameStart);
+    const jobs = [...worker.jobs.values()].filter((j) => !j.cancelled);
+    if (!jobs.length && !world.running) return;
+    const fast = jobs.filter((j) => j.slices < FAST_SLICES);
+    const slow = jobs.filter((j) => j.slices >= FAST_SLICES);
+    for (const j of fast) if (!j.cancelled) stepJob(j, SLICE_MS);
+    for (let k = 0; k < slow.length; k++) {
+      const j = slow[k];
+      if (j.cancelled) continue;
+      const left = FRAME_MS - (performance.now() - frameStart);
+      stepJob(j, Math.min(SLICE_MS, Math.max(MIN_SLICE_MS, left / (slow.length - k))));
+    }
+    if (worker.jobs.size === 0 && world.running) {
+      // Only the world: sleep until its next tick is due.
+      const ms = ((world.dt - world.owed) / world.speed) * 1000;
+      await waitForTick(Math.max(1, ms));
+    } else {
+      await yieldToEventLoop();
+    }
   }
 }
 
 /**
- * Answer a request the service handles at once (info, load_map, load_scen, describe).
+ * Run the world's ticks due by now (at most WORLD_BUDGET_MS of them) and post its state.
+ * @param {number} now
+ */
+function tickWorld(now) {
+  const world = worker.world;
+  world.owed += ((now - world.last) / 1000) * world.speed;
+  world.last = now;
+  if (world.owed > MAX_OWED_S) {
+    world.lag += world.owed - MAX_OWED_S;
+    world.owed = MAX_OWED_S;
+  }
+  const due = Math.min(200, Math.floor(world.owed / world.dt + 1e-9));
+  if (due < 1) return;
+  const resp = call({ type: 'world_step', id: 'run', ticks: due, budget_ms: WORLD_BUDGET_MS, ...world.view });
+  if (resp.type !== 'world_state') {
+    world.running = false;
+    postServiceError(null, resp, 'world_step');
+    return;
+  }
+  world.owed -= resp.stepped * world.dt;
+  postWorld(null, resp);
+}
+
+/**
+ * Post a world_state answer with its binary parts and the play state.
+ * @param {any} id
+ * @param {any} resp
+ */
+function postWorld(id, resp) {
+  /** @type {ArrayBuffer[]} */
+  const transfer = [];
+  const answer = attachBuffers(resp, transfer);
+  const w = worker.world;
+  post({ ...answer, id, running: w.running, speed: w.speed, lag: Math.round(w.lag * 1000) / 1000 }, transfer);
+}
+
+/**
+ * world_start: a new world on the page's map (sent as a plan's is); it starts paused.
+ * @param {any} msg
+ */
+function startWorld(msg) {
+  const id = normId(msg.id);
+  if (id === null) throw new BadRequest('A world_start message needs an "id" (a number or a string)', 'id');
+  const { forService, send } = withMap(msg);
+  const resp = call(forService, send);
+  if (resp.type !== 'world_state') {
+    worker.serviceVersion = null;
+    return postServiceError(id, resp, 'world_start');
+  }
+  worker.serviceVersion = msg.map.version;
+  Object.assign(worker.world, { exists: true, running: false, dt: resp.dt, owed: 0, lag: 0 });
+  postWorld(id, resp);
+}
+
+/**
+ * world_run: play or pause the world, at a speed, telling what its states should carry.
+ * @param {any} msg
+ */
+function runWorld(msg) {
+  const id = normId(msg.id);
+  if (id === null) throw new BadRequest('A world_run message needs an "id" (a number or a string)', 'id');
+  for (const key of Object.keys(msg)) {
+    if (!['type', 'id', 'running', 'speed', 'claimed', 'paths', 'team'].includes(key)) {
+      throw new BadRequest(`Unknown field "${key.slice(0, 40)}" in world_run (expected running, speed, claimed, paths, team)`, key.slice(0, 40));
+    }
+  }
+  if (typeof msg.running !== 'boolean') throw new BadRequest('"running" must be true or false', 'running');
+  const speed = msg.speed ?? worker.world.speed;
+  if (typeof speed !== 'number' || !(speed >= SPEED_RANGE[0] && speed <= SPEED_RANGE[1])) {
+    throw new BadRequest(`"speed" must be a number from ${SPEED_RANGE[0]} to ${SPEED_RANGE[1]} (got ${JSON.stringify(speed)?.slice(0, 40)})`, 'speed');
+  }
+  for (const key of ['claimed', 'paths']) {
+    if (msg[key] !== undefined && typeof msg[key] !== 'boolean') throw new BadRequest(`"${key}" must be true or false`, key);
+  }
+  if (msg.team !== undefined && msg.team !== null && (typeof msg.team !== 'string' || msg.team.length > 64)) {
+    throw new BadRequest('"team" must be a string of at most 64 characters, or null', 'team');
+  }
+  if (!worker.world.exists) throw new BadRequest('No world is running: send world_start first', 'type');
+  const w = worker.world;
+  const view = { claimed: msg.claimed ?? w.view.claimed, paths: msg.paths ?? w.view.paths, team: msg.team === undefined ? w.view.team : msg.team };
+  const resp = call({ type: 'world_step', id, ticks: 0, ...view });
+  if (resp.type !== 'world_state') return postServiceError(id, resp, 'world_run');
+  if (msg.running && !w.running) {
+    w.owed = 0;
+    w.last = performance.now();
+  }
+  Object.assign(w, { running: msg.running, speed, view });
+  postWorld(id, resp);
+  if (w.running) wake();
+}
+
+/**
+ * Answer a request the service handles at once (info, load_map, load_scen, describe, and the
+ * world's requests but world_start and world_run).
  * @param {any} msg
  */
 function requestMessage(msg) {
@@ -535,6 +745,7 @@ function requestMessage(msg) {
   }
   const resp = call(msg);
   if (resp.type === 'error') return postServiceError(id, resp, msg.type);
+  if (resp.type === 'world_state') return postWorld(id, resp);
   /** @type {ArrayBuffer[]} */
   const transfer = [];
   const answer = attachBuffers(resp, transfer);
@@ -574,11 +785,21 @@ ctx.onmessage = async (/** @type {MessageEvent} */ e) => {
       case 'load_map':
       case 'load_scen':
       case 'describe':
+      case 'world_info':
+      case 'world_preset':
+      case 'world_add':
+      case 'world_remove':
+      case 'world_order':
+      case 'world_step':
         return requestMessage(msg);
+      case 'world_start':
+        return startWorld(msg);
+      case 'world_run':
+        return runWorld(msg);
       default:
         throw new BadRequest(
           `Unknown message type ${JSON.stringify(msg.type)}: expected "plan", "cancel", "info", "load_map", ` +
-            '"load_scen" or "describe"',
+            '"load_scen", "describe" or a world_* message',
           'type',
         );
     }

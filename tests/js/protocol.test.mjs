@@ -107,13 +107,16 @@ after(() => {
 
 describe('the schema', () => {
   test('compiles under ajv strict mode and lists every message type', () => {
-    assert.deepEqual(Object.keys(byType.page_request), ['plan', 'cancel', 'info', 'load_map', 'load_scen', 'describe']);
+    const world = ['world_info', 'world_preset', 'world_start', 'world_add', 'world_remove', 'world_order', 'world_step'];
+    assert.deepEqual(Object.keys(byType.page_request), [
+      'plan', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'world_run',
+    ]);
     assert.deepEqual(Object.keys(byType.service_request), [
-      'plan', 'step', 'cancel', 'info', 'load_map', 'load_scen', 'describe',
+      'plan', 'step', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world,
     ]);
     assert.deepEqual(Object.keys(byType.answer), [
       'boot', 'started', 'progress', 'result', 'error', 'cancelled', 'info', 'map', 'scenarios', 'describe',
-      'crashed',
+      'crashed', 'world_info', 'world_scenario', 'world_state',
     ]);
   });
 
@@ -160,6 +163,31 @@ describe('requests built by engine.js', () => {
     ]) {
       assertValid(message, 'page_request');
     }
+  });
+
+  test('world messages: world_start carries its map as a plan does; the others are plain requests', () => {
+    const { message, transfer } = engine.worldStartMessage('w1', /** @type {any} */ (req.map), { seed: 2, avoidance: 'none', fog: false }, true);
+    assertValid(message, 'page_request');
+    assert.ok(message.map.cells instanceof Uint8Array && message.map.cells !== cells);
+    assert.deepEqual(transfer, [message.map.cells.buffer]);
+    const bare = engine.worldStartMessage('w2', /** @type {any} */ (req.map), {}, false);
+    assert.equal(bare.message.map.cells, undefined);
+    assertValid(bare.message, 'page_request');
+    for (const msg of [
+      { type: 'world_info' },
+      { type: 'world_preset', name: 'door' },
+      { type: 'world_add', units: [{ id: 'a', kind: 'tank', team: 'red', start: [1.5, 1.5, 0], goal: [4.5, 1.5] }] },
+      { type: 'world_remove', units: ['a'] },
+      { type: 'world_order', units: ['a', 'b'], order: 'move', points: [[3.5, 2.5, null]], queue: true, spread: true },
+      { type: 'world_order', units: ['a'], order: 'stop' },
+      { type: 'world_step', ticks: 1, claimed: true, paths: true, team: 'red', full: false },
+      { type: 'world_run', running: true, speed: 2, claimed: false, paths: true, team: null },
+    ]) {
+      assertValid(engine.requestMessage('r', msg), 'page_request');
+    }
+    assertInvalid(engine.requestMessage('r', { type: 'world_run', running: true, speed: 100 }), 'page_request');
+    assertInvalid(engine.requestMessage('r', { type: 'world_step', ticks: 201 }), 'page_request');
+    assertInvalid(engine.requestMessage('r', { type: 'world_add', units: [{ id: 'a', kind: 'dragon', start: [1, 1] }] }), 'page_request');
   });
 
   test('what the schema refuses', () => {
