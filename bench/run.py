@@ -44,11 +44,13 @@ from bench import (  # noqa: E402
     sections_hybrid,
     sections_modules,
     sections_search,
+    sections_world,
 )
 from bench.common import ROOT, BenchError, Context, SectionResult  # noqa: E402
 
 SECTIONS = {**sections_search.SECTIONS, **sections_engine.SECTIONS, **sections_modules.SECTIONS,
-            **sections_directional.SECTIONS, **sections_hybrid.SECTIONS, **sections_fog.SECTIONS}
+            **sections_directional.SECTIONS, **sections_hybrid.SECTIONS, **sections_fog.SECTIONS,
+            **sections_world.SECTIONS}
 DEFAULT_OUT = BENCH / "results" / "latest.md"
 
 

@@ -39,6 +39,9 @@ import numpy as np
 #: avoidance (ORCA's deadlocks creep by micrometres a tick) is standing still too.
 STILL_SPEED = 1e-3
 STILL_TURN = 1e-3
+#: Standing within this of its goal (tiles) is not being stuck, arrived or not (a unit creeping
+#: onto its goal in its last braking tick, before the world counts it as arrived).
+AT_GOAL = 0.01
 #: Sample times closer than this (s) are the same instant.
 SAME_TIME = 1e-9
 #: How many sample times the sweep handles at once (bounds the working memory).
@@ -71,7 +74,8 @@ class Metrics:
     two bodies at any sample time (0.0 when no two ever touch), with the pair and the time
     (``overlap_pair`` ids, ``overlap_time`` s; None when 0). longest_stuck: the longest time a
     unit that had not arrived yet stood still (speed about 0, position and heading unchanged:
-    see ``STILL_SPEED``; turning on the spot is not standing still), with the unit's id.
+    see ``STILL_SPEED``; turning on the spot and standing on the goal, ``AT_GOAL``, are not
+    standing still), with the unit's id.
     farthest_from_goal: the largest distance (tiles) between a unit that never arrived and its
     goal at its last sample (0.0 if all arrived).
     duration: the run's length used for sum_of_travel.
@@ -187,6 +191,7 @@ def stuck_time(tr: Track) -> float:
     still = (moved <= STILL_SPEED * span + 1e-12) & (turned <= STILL_TURN * span + 1e-12) & slow[:-1] & slow[1:]
     if tr.arrived is not None:
         still &= t[:-1] < tr.arrived - SAME_TIME  # intervals that start before the arrival
+    still &= np.hypot(s[1:, 1] - tr.goal[0], s[1:, 2] - tr.goal[1]) > AT_GOAL
     if tr.arrived is not None:
         span = np.minimum(t[1:], tr.arrived) - t[:-1]
     total = np.cumsum(np.where(still, span, 0.0))

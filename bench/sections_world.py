@@ -1,0 +1,325 @@
+"""The world sections (issue 11, "Speed" and "Peers"): world ticks of a crowd, and the proof
+scenarios run with every avoidance method beside the peers, ORCA (PyPI ``pyrvo``) and PyPI
+``pymapf``'s multi-agent path finders, all scored by ``arcstar.world.metrics``.
+
+- ``world_cpython``: ``bench/world_bench.py``'s tick timing on this CPython (100 and 250 units on
+  128 x 128), beside pyrvo's ``do_step`` for the same units measured in the same run.
+- ``world_pyodide``: the same tick timing inside Pyodide under Node.js (``pyodide_runner.mjs``);
+  pyrvo (a C++ extension, no Pyodide build) is measured on CPython in the same section run.
+- ``world_peers``: the proof scenarios (corridor with a bay, junction, 20 through a door, 10 + 10
+  swap, fog dead end) to the end per arcstar method, ORCA on the same units along arcstar's
+  routes, and pymapf on their tile versions; the issue's targets judged.
+
+Avoidance methods are read at run time from ``arcstar.world.units.BUILT_AVOIDANCE``.
+"""
+
+from __future__ import annotations
+
+import platform
+import tempfile
+from typing import Any
+
+from bench.common import Context, SectionResult, Table, fmt_ms, fmt_ratio
+
+TARGET_MS = 4.0  # ms per tick for 100 units in Pyodide
+OVERLAP_OK = 0.05  # tiles: the issue's door criterion, and the slack for "matches ORCA"
+STUCK_OK = 10.0  # s
+MAKESPAN_SLACK = 1.2  # within 20% of pymapf's best makespan
+COUNTS = [100, 250]
+SIZE = 128
+
+
+def timing_request(ctx: Context, counts: list[int] | None, ticks: int | None, size: int | None) -> dict[str, Any]:
+    return {"counts": counts or COUNTS, "size": size or SIZE, "ticks": ticks or (100 if ctx.quick else 400),
+            "seed": 7, "scenarios": []}
+
+
+def peer_versions_note() -> tuple[dict[str, str | None], str]:
+    from bench import world_peers
+
+    v = world_peers.peer_versions()
+    parts = [f"{name} {ver}" if ver else f"{name} not installed (`pip install "
+             f"{world_peers.PYRVO if name == 'pyrvo' else world_peers.PYMAPF}`)" for name, ver in v.items()]
+    return v, "peers: " + ", ".join(parts)
+
+
+def pyrvo_timing(ctx: Context, request: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """pyrvo's do_step for each crowd (with walls and agents only), or {} without pyrvo."""
+    from bench import world_peers
+
+    if world_peers.peer_versions()["pyrvo"] is None:
+        return {}
+    out: dict[int, dict[str, Any]] = {}
+    for count in request["counts"]:
+        ctx.log(f"pyrvo: {count} agents")
+        walls = world_peers.crowd_pyrvo(count, request["size"], request["ticks"], request["seed"], walls=True)
+        bare = world_peers.crowd_pyrvo(count, request["size"], request["ticks"], request["seed"], walls=False)
+        out[count] = {"walls": walls, "bare": bare}
+    return out
+
+
+def timing_table(caption: str, result: dict[str, Any], peer: dict[int, dict[str, Any]], judged: bool) -> Table:
+    rows = []
+    for r in result["timing"]:
+        p = peer.get(r["count"], {})
+        pw, pb = p.get("walls", {}).get("median_ms"), p.get("bare", {}).get("median_ms")
+        med = r.get("median_ms")
+        met = ""
+        if judged and r["count"] == 100 and med is not None:
+            met = "yes" if med <= TARGET_MS else "**no**"
+        if "error" in r:
+            rows.append([r["count"], r["method"], f"not run: {r['error']}"] + [""] * 10)
+            continue
+        rows.append([
+            r["count"], r["method"], fmt_ms(r.get("first_ms")), fmt_ms(med), fmt_ms(r.get("p95_ms")),
+            fmt_ms(r.get("max_ms")), f"{r['ticks']} ({r['game_s']:.0f} s)", f"{r['moving_median']:.0f}",
+            fmt_ms(pw), fmt_ratio(med / pw) if med and pw else "-", fmt_ms(pb),
+            fmt_ratio(med / pb) if med and pb else "-", met,
+        ])
+    headers = ["units", "avoidance", "first tick ms (plans every route)", "median ms/tick", "p95 ms/tick",
+               "worst ms/tick", "ticks timed (game time)", "moving units (median)",
+               "pyrvo do_step ms (walls)", "arcstar / pyrvo", "pyrvo do_step ms (agents only)",
+               "arcstar / pyrvo (agents only)", f"<= {TARGET_MS:g} ms (100 units)"]
+    return Table(caption, headers, rows)
+
+
+TIMING_NOTES = [
+    f"`presets.crowd(count)` on a {SIZE}x{SIZE} map of scattered 3x3 wall blocks (12%), seed 7, kinds person / "
+    "tank / car in turn, random starts and goals; `read_scenario` then `World.step()` at dt 0.05 s with sample "
+    "recording off. The first tick plans every unit's route (timed alone); then each tick is timed on its own "
+    "(median, 95th percentile, worst) while units move.",
+    "pyrvo: `RVOSimulator.do_step()` (the bindings name RVO2's doStep so) for the same units, in step with "
+    "arcstar's world (avoidance none): before each step every agent is put where arcstar's unit is, with its "
+    "velocity, radius width / 2, max speed the unit's top speed and a preferred velocity toward the point 0.5 "
+    "tile further along the unit's planned path; only do_step is timed (median). ORCA parameters: neighbours "
+    "within 5 tiles, at most 10, time horizon 2 s (1 s against walls). 'walls': the map's walls as ORCA "
+    "obstacles (blocked tiles merged into rectangles); 'agents only': no obstacles, as in RVO2's own figures. "
+    "arcstar / pyrvo: arcstar's median ms per tick / pyrvo's median do_step ms (how many times slower).",
+]
+
+
+def world_cpython(ctx: Context, counts: list[int] | None = None, ticks: int | None = None,
+                  size: int | None = None) -> SectionResult:
+    """World ticks (100 and 250 units) on CPython, beside pyrvo's do_step."""
+    from bench import world_bench
+
+    res = SectionResult("world_cpython", "World ticks on CPython: a crowd of 100 and 250 units, beside pyrvo (ORCA)")
+    request = timing_request(ctx, counts, ticks, size)
+    ctx.log(f"world ticks, methods {world_bench.built_methods()}")
+    result = world_bench.run_request(request)
+    peer = pyrvo_timing(ctx, request)
+    versions, note = peer_versions_note()
+    res.tables.append(timing_table(f"CPython {platform.python_version()}", result, peer, judged=False))
+    res.notes += TIMING_NOTES + [note, f"avoidance methods built: {', '.join(result['methods'])}",
+                                 f"goal (judged in Pyodide): <= {TARGET_MS:g} ms per tick for 100 units"]
+    res.data = {"arcstar": result, "pyrvo": peer, "peers": versions}
+    return res
+
+
+def world_pyodide(ctx: Context, counts: list[int] | None = None, ticks: int | None = None,
+                  size: int | None = None) -> SectionResult:
+    """The same ticks inside Pyodide under Node.js; pyrvo on CPython in the same run."""
+    from bench.sections_search import run_in_pyodide
+
+    res = SectionResult("world_pyodide", "World ticks in Pyodide (Node.js): a crowd of 100 and 250 units, "
+                        "beside pyrvo (ORCA, native)")
+    request = timing_request(ctx, counts, ticks, size)
+    with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:  # no data: an empty folder
+        result, under = run_in_pyodide(ctx, "world_bench", request, tmp)
+    peer = pyrvo_timing(ctx, request)
+    versions, note = peer_versions_note()
+    runtime = f"Pyodide {result['runtime'].get('pyodide', '')} (Python {result['runtime']['python']}) {under}"
+    res.tables.append(timing_table(runtime, result, peer, judged=True))
+    res.notes += TIMING_NOTES + [
+        note + "; pyrvo is a C++ extension with no Pyodide build, so it runs natively on CPython "
+        f"{platform.python_version()} in this same section run, right after the Pyodide run",
+        f"avoidance methods built: {', '.join(result['methods'])}",
+        f"goal: <= {TARGET_MS:g} ms per tick for 100 units (a 10 Hz world then costs 4% of a core)",
+    ]
+    res.data = {"arcstar": result, "pyrvo": peer, "peers": versions}
+    return res
+
+
+# --- the proof scenarios and the peers -----------------------------------------------------------
+
+
+def fmt_s(v: float | None) -> str:
+    return "-" if v is None else f"{v:.2f}"
+
+
+def fmt_overlap(m: dict[str, Any]) -> str:
+    d = m["deepest_overlap"]
+    if d <= 0.0:
+        return "0"
+    return f"{d:.3f} ({'/'.join(m['overlap_pair'])} at {m['overlap_time']:.2f} s)"
+
+
+def fmt_stuck(m: dict[str, Any]) -> str:
+    return "0" if m["longest_stuck"] <= 0.0 else f"{m['longest_stuck']:.2f} ({m['stuck_unit']})"
+
+
+def metric_cells(m: dict[str, Any]) -> list[str]:
+    return [f"{m['arrived']}/{m['units']}", fmt_s(m["makespan"]), fmt_s(m["sum_of_travel"]), fmt_overlap(m),
+            fmt_stuck(m)]
+
+
+def proof_check(m: dict[str, Any]) -> str:
+    """The issue's scenario test: all arrive, no overlap beyond OVERLAP_OK, none stuck > STUCK_OK."""
+    fails = []
+    if m["arrived"] < m["units"]:
+        fails.append(f"{m['units'] - m['arrived']} not arrived")
+    if m["deepest_overlap"] > OVERLAP_OK:
+        fails.append("overlap")
+    if m["longest_stuck"] > STUCK_OK:
+        fails.append("stuck")
+    return "yes" if not fails else "**no**: " + ", ".join(fails)
+
+
+def judge(arc: dict[str, Any], orca: dict[str, Any] | None, mapf_best: float | None) -> list[str]:
+    """Per arcstar row: arrivals >= ORCA's, overlap <= max(ORCA's, OVERLAP_OK), makespan within
+    MAKESPAN_SLACK of pymapf's best."""
+    m = arc["metrics"]
+    if orca is None or "metrics" not in orca:
+        arr = ovl = "- (no ORCA run)"
+    else:
+        o = orca["metrics"]
+        arr = "yes" if m["success_rate"] >= o["success_rate"] else f"**no** ({m['arrived']} vs {o['arrived']})"
+        limit = max(o["deepest_overlap"], OVERLAP_OK)
+        ovl = "yes" if m["deepest_overlap"] <= limit + 1e-12 else \
+            f"**no** ({m['deepest_overlap']:.3f} vs {o['deepest_overlap']:.3f})"
+    if mapf_best is None:
+        mk = "- (pymapf solved none)"
+    elif m["makespan"] is None:
+        mk = "**no** (not all arrived)"
+    else:
+        ratio = m["makespan"] / mapf_best
+        mk = f"{'yes' if ratio <= MAKESPAN_SLACK else '**no**'} ({ratio:.2f}x)"
+    return [arr, ovl, mk]
+
+
+PEER_NOTES = [
+    "Scenarios: `arcstar.world.presets` with their defaults but door(count=20) and group_swap(count=10, 10 per "
+    "side): corridor_bay (2 tanks head-on in a 1-tile corridor with a 1-tile passing bay), junction (2 cars "
+    "crossing), door (20 people through a 1-tile door), group_swap (10 + 10 people through a 2-tile corridor), "
+    "fog_dead_end (1 person in fog meets a dead end). Each arcstar method runs `read_scenario` with that "
+    "avoidance, then `World.step()` (dt 0.05 s) to the scenario's duration or until every unit is done.",
+    "Metrics (`arcstar.world.metrics`, the same code for every row): arrived / units; makespan (s; '-' unless "
+    "all arrived); sum of travel times (s; a unit that never arrives counts the scenario's duration); deepest "
+    "overlap (tiles: (wi + wj) / 2 - distance, the deepest over every tick, with the pair and time); longest "
+    "stuck (s: the longest a not-yet-arrived unit stood still, speed and motion below 0.001 tiles/s, turning "
+    "on the spot not counted); ms/tick: median of `World.step()` (arcstar) or `do_step` (ORCA).",
+    "ORCA (pyrvo): one agent per unit, radius width / 2, max speed the unit's top speed, dt 0.05 s; each unit's "
+    "route planned once with `arcstar.world.orders.plan_route` (the unit's own method, width and turning "
+    "radius), sampled every 0.25 tile; each tick the agent finds the nearest of the next 12 samples and heads "
+    "for the sample 0.5 tile beyond it at top speed (the goal at min(speed, distance / dt)). Walls are ORCA "
+    "obstacles. ORCA ignores turning radii, acceleration and braking (it turns on the spot and changes speed "
+    "at once); arrival: first within 0.05 tile of the goal. Peers know the whole map (no fog).",
+    "pymapf: the tile version of each scenario (the tiles holding the units' start and goal points; "
+    "4-connected moves over the ASCII map's free tiles; one agent per tile; vertex and swap conflicts "
+    "forbidden). A tile move takes 1 / speed s (the units' top speed: 2 tiles/s tanks, 4 cars, 1.4 people), "
+    "so makespan and sum of costs in moves convert to seconds by that factor; the plan's motion (tile centres "
+    "joined by straight moves at that speed, sampled every 0.05 s) gives the overlap (bodies of the units' "
+    "widths: wide bodies cutting a corner behind each other overlap) and stuck (waiting) columns. It ignores "
+    "acceleration and turning. Solve time is wall time of `solve()`.",
+    f"Targets (issue 11): arcstar's methods match ORCA on arrivals (arrived >= ORCA's) and overlaps (deepest "
+    f"overlap <= max(ORCA's, {OVERLAP_OK} tile)), and come within 20% of pymapf's best makespan on the tile "
+    f"scenarios (arcstar makespan / best solved pymapf makespan in s <= {MAKESPAN_SLACK}). proof: the issue's "
+    f"scenario test (all arrive, deepest overlap <= {OVERLAP_OK} tile, no one stuck > {STUCK_OK:g} s).",
+]
+
+
+def mapf_solvers() -> list[tuple[str, str, dict[str, Any]]]:
+    return [("CBS", "cbs", {}), ("PIBT", "pibt", {}),
+            ("LaCAM", "lacam", {}), ("LaCAM anytime", "lacam", {"anytime": True})]
+
+
+def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: float | None = None,
+                methods: list[str] | None = None) -> SectionResult:
+    """Proof scenarios x avoidance methods on CPython, beside ORCA (pyrvo) and pymapf."""
+    from bench import world_bench
+    from bench import world_peers as peers
+
+    res = SectionResult("world_peers", "Proof scenarios: arcstar's avoidance methods beside ORCA (pyrvo) and "
+                        "pymapf (CBS, PIBT, LaCAM), on CPython")
+    names = scenarios or list(world_bench.SCENARIOS)
+    limit = time_limit or (5.0 if ctx.quick else 20.0)
+    built = methods or ctx.methods or world_bench.built_methods()
+    versions, note = peer_versions_note()
+    ctx.log(f"world scenarios {names}, methods {built}; {note}")
+    data: dict[str, Any] = {"methods": built, "peers": versions, "scenarios": {}}
+    main_rows: list[list[Any]] = []
+    mapf_rows: list[list[Any]] = []
+    target_rows: list[list[Any]] = []
+    for name in names:
+        ctx.log(f"scenario {name}")
+        entry: dict[str, Any] = {"arcstar": world_bench.scenario_runs([name], built)}
+        base = world_bench.scenario_doc(name, built[0])
+        orca: dict[str, Any] | None = None
+        if versions["pyrvo"]:
+            try:
+                orca = peers.orca_run(base)
+            except Exception as exc:  # noqa: BLE001 - reported in the table
+                orca = {"error": f"{type(exc).__name__}: {exc}"}
+        entry["orca"] = orca
+        mapf: list[dict[str, Any]] = []
+        if versions["pymapf"]:
+            for label, solver, options in mapf_solvers():
+                ctx.log(f"pymapf {label} on {name}")
+                try:
+                    row = peers.mapf_run(base, (solver,), limit, options)[0]
+                except Exception as exc:  # noqa: BLE001 - reported in the table
+                    row = {"solver": solver, "error": f"{type(exc).__name__}: {exc}"}
+                row["label"] = label
+                mapf.append(row)
+        entry["pymapf"] = mapf
+        data["scenarios"][name] = entry
+        solved = [r["makespan_s"] for r in mapf if r.get("solved")]
+        best = min(solved) if solved else None
+        for r in entry["arcstar"]:
+            if "error" in r:
+                main_rows.append([name, f"arcstar {r['method']}", f"not run: {r['error']}"] + [""] * 6)
+                target_rows.append([name, r["method"], "-", "-", "-", "-"])
+                continue
+            m = r["metrics"]
+            main_rows.append([name, f"arcstar {r['method']}", *metric_cells(m), fmt_ms(r["median_ms"]),
+                              f"{r['ticks']} ticks; {', '.join(r['statuses'])}", proof_check(m)])
+            target_rows.append([name, r["method"], *judge(r, orca, best), proof_check(m)])
+        if orca is None:
+            main_rows.append([name, "ORCA (pyrvo)", "not installed"] + [""] * 6)
+        elif "error" in orca:
+            main_rows.append([name, "ORCA (pyrvo)", f"not run: {orca['error']}"] + [""] * 6)
+        else:
+            main_rows.append([name, "ORCA (pyrvo)", *metric_cells(orca["metrics"]), fmt_ms(orca["step_median_ms"]),
+                              f"{orca['ticks']} ticks; {orca['walls']} wall rectangles; Python driver "
+                              f"{fmt_ms(orca['median_ms'])} ms/tick", proof_check(orca["metrics"])])
+        for r in mapf:
+            label = f"pymapf {r['label']}"
+            if "error" in r:
+                mapf_rows.append([name, label, f"not run: {r['error']}"] + [""] * 7)
+                continue
+            if not r.get("solved"):
+                why = "invalid plan" if r.get("valid") is False else f"no solution within {limit:g} s"
+                mapf_rows.append([name, label, why, "-", "-", "-", "-", fmt_s(r.get("solve_s")), "-", "-"])
+                continue
+            m = r["metrics"]
+            mapf_rows.append([name, label, f"{m['arrived']}/{m['units']}",
+                              f"{r['makespan_moves']} ({fmt_s(r['makespan_s'])} s)",
+                              f"{r['sum_of_costs_moves']} ({fmt_s(r['sum_of_costs_s'])} s)", fmt_overlap(m),
+                              fmt_stuck(m), fmt_s(r["solve_s"]), f"{r['step_s']:.3f}",
+                              "best" if r["makespan_s"] == best else ""])
+    res.tables.append(Table(f"arcstar and ORCA on the proof scenarios (CPython {platform.python_version()})",
+                            ["scenario", "runner", "arrived", "makespan s", "sum of travel s", "deepest overlap",
+                             "longest stuck s", "ms/tick (median)", "run", "proof"], main_rows))
+    res.tables.append(Table("pymapf on the tile versions",
+                            ["scenario", "solver", "arrived", "makespan moves (s)", "sum of costs moves (s)",
+                             "deepest overlap (moves as motion)", "longest wait s", "solve s", "s per move",
+                             "best makespan"], mapf_rows))
+    res.tables.append(Table("Targets: arcstar's methods against the peers",
+                            ["scenario", "avoidance", "arrivals >= ORCA", f"overlap <= max(ORCA, {OVERLAP_OK})",
+                             f"makespan <= {MAKESPAN_SLACK}x pymapf best", "proof"], target_rows))
+    res.notes += PEER_NOTES + [note, f"avoidance methods built: {', '.join(built)}"]
+    res.data = data
+    return res
+
+
+SECTIONS = {"world_cpython": world_cpython, "world_pyodide": world_pyodide, "world_peers": world_peers}
