@@ -60,3 +60,46 @@ def test_search_cpython_section_on_arena_has_rows_and_right_answers():
         assert row["queries"] >= 1, row
         assert row["mismatches"] == 0 and row["bad_paths"] == 0, row
     assert "| arena |" in table.markdown()
+
+
+def test_world_cpython_section_on_a_tiny_crowd_has_a_row_per_method():
+    common = bench_module("common")
+    sections_world = bench_module("sections_world")
+    world_bench = bench_module("world_bench")
+    res = sections_world.world_cpython(common.Context(verbose=False), counts=[6], ticks=5, size=24)
+    assert res.status == "ok"
+    (table,) = res.tables
+    assert [row[1] for row in table.rows] == world_bench.built_methods()
+    assert all(row[0] == 6 for row in table.rows)
+    assert "| 6 | none |" in table.markdown()
+
+
+def test_world_peers_section_on_the_junction_has_arcstar_and_peer_rows():
+    common = bench_module("common")
+    sections_world = bench_module("sections_world")
+    res = sections_world.world_peers(common.Context(verbose=False), scenarios=["junction"], time_limit=1.0)
+    assert res.status == "ok"
+    main, mapf, targets = res.tables
+    runners = [row[1] for row in main.rows]
+    assert "arcstar none" in runners
+    assert len(targets.rows) == len([r for r in runners if r.startswith("arcstar ")])
+    if res.data["peers"]["pyrvo"]:
+        assert "ORCA (pyrvo)" in runners
+    if res.data["peers"]["pymapf"]:
+        assert any(row[1] == "pymapf CBS" and row[2] == "2/2" for row in mapf.rows)
+
+
+def test_world_peers_metrics_of_a_tile_plan():
+    wp = bench_module("world_peers")
+    spec = type("Spec", (), {"width": 0.9})()
+    units = [{"id": "a", "spec": spec, "start": (0.5, 0.5, 0.0), "goal": (2.5, 0.5)},
+             {"id": "b", "spec": spec, "start": (1.5, 0.5, 0.0), "goal": (1.5, 1.5)}]
+    # b turns down out of a's way while a follows it: a corner cut behind b (distance sqrt 0.5 at mid-move)
+    tracks = wp.mapf_tracks({"a": [(0, 0), (0, 1), (0, 2)], "b": [(0, 1), (1, 1)]}, units, 0.5, 0.05)
+    from arcstar.world import metrics
+
+    m = metrics.measure(tracks)
+    assert m.success_rate == 1.0 and m.makespan == 1.0
+    assert abs(m.deepest_overlap - (0.9 - 0.5 ** 0.5)) < 1e-9
+    assert wp.wall_rectangles(__import__("numpy").array([[1, 1, 0], [1, 1, 0], [0, 1, 1]], bool)) == \
+        [(0, 0, 2, 2), (1, 2, 3, 3)]
