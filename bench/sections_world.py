@@ -31,7 +31,7 @@ SIZE = 128
 
 def timing_request(ctx: Context, counts: list[int] | None, ticks: int | None, size: int | None) -> dict[str, Any]:
     return {"counts": counts or COUNTS, "size": size or SIZE, "ticks": ticks or (100 if ctx.quick else 400),
-            "seed": 7, "scenarios": []}
+            "seed": 7, "scenarios": [], "methods": ctx.methods, "budget_s": 30.0 if ctx.quick else 90.0}
 
 
 def peer_versions_note() -> tuple[dict[str, str | None], str]:
@@ -72,7 +72,9 @@ def timing_table(caption: str, result: dict[str, Any], peer: dict[int, dict[str,
             continue
         rows.append([
             r["count"], r["method"], fmt_ms(r.get("first_ms")), fmt_ms(med), fmt_ms(r.get("p95_ms")),
-            fmt_ms(r.get("max_ms")), f"{r['ticks']} ({r['game_s']:.0f} s)", f"{r['moving_median']:.0f}",
+            fmt_ms(r.get("max_ms")),
+            f"{r['ticks']} ({r['game_s']:.0f} s){'; cut at the time budget' if r.get('cut') else ''}",
+            f"{r['moving_median']:.0f}",
             fmt_ms(pw), fmt_ratio(med / pw) if med and pw else "-", fmt_ms(pb),
             fmt_ratio(med / pb) if med and pb else "-", met,
         ])
@@ -243,7 +245,8 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
                         "pymapf (CBS, PIBT, LaCAM), on CPython")
     names = scenarios or list(world_bench.SCENARIOS)
     limit = time_limit or (5.0 if ctx.quick else 20.0)
-    built = methods or ctx.methods or world_bench.built_methods()
+    built = methods or [m for m in ctx.methods or () if m in world_bench.built_methods()] \
+        or world_bench.built_methods()
     versions, note = peer_versions_note()
     ctx.log(f"world scenarios {names}, methods {built}; {note}")
     data: dict[str, Any] = {"methods": built, "peers": versions, "scenarios": {}}
@@ -252,7 +255,7 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
     target_rows: list[list[Any]] = []
     for name in names:
         ctx.log(f"scenario {name}")
-        entry: dict[str, Any] = {"arcstar": world_bench.scenario_runs([name], built)}
+        entry: dict[str, Any] = {"arcstar": world_bench.scenario_runs([name], built, 60.0 if ctx.quick else 300.0)}
         base = world_bench.scenario_doc(name, built[0])
         orca: dict[str, Any] | None = None
         if versions["pyrvo"]:
@@ -282,7 +285,8 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
                 continue
             m = r["metrics"]
             main_rows.append([name, f"arcstar {r['method']}", *metric_cells(m), fmt_ms(r["median_ms"]),
-                              f"{r['ticks']} ticks; {', '.join(r['statuses'])}", proof_check(m)])
+                              f"{r['ticks']} ticks{' (cut at the time budget)' if r.get('cut') else ''}; "
+                              f"{', '.join(r['statuses'])}", proof_check(m)])
             target_rows.append([name, r["method"], *judge(r, orca, best), proof_check(m)])
         if orca is None:
             main_rows.append([name, "ORCA (pyrvo)", "not installed"] + [""] * 6)

@@ -57,8 +57,9 @@ def percentile(values: list[float], q: float) -> float | None:
     return float(np.percentile(values, q)) if values else None
 
 
-def tick_timing(count: int, size: int, method: str, ticks: int, seed: int) -> dict[str, Any]:
-    """One crowd, ``ticks`` timed ticks after the first (see the module notes)."""
+def tick_timing(count: int, size: int, method: str, ticks: int, seed: int, budget_s: float = 120.0) -> dict[str, Any]:
+    """One crowd, ``ticks`` timed ticks after the first (see the module notes), fewer if they
+    take more than ``budget_s`` seconds in all (``cut`` says so)."""
     from arcstar.world import presets, read_scenario
 
     doc = presets.crowd(count=count, size=size, avoidance=method, seed=seed)
@@ -73,7 +74,12 @@ def tick_timing(count: int, size: int, method: str, ticks: int, seed: int) -> di
     world.step()
     out["first_ms"] = (time.perf_counter() - t0) * 1000.0
     times, moving = [], []
+    started = time.perf_counter()
+    out["cut"] = False
     for _ in range(ticks):
+        if time.perf_counter() - started > budget_s:
+            out["cut"] = True
+            break
         n = sum(1 for u in world.units if u.mover is not None)
         if n == 0 and not world.busy:
             break
@@ -87,9 +93,10 @@ def tick_timing(count: int, size: int, method: str, ticks: int, seed: int) -> di
     return out
 
 
-def run_scenario_timed(doc: dict[str, Any]) -> dict[str, Any]:
+def run_scenario_timed(doc: dict[str, Any], budget_s: float = 300.0) -> dict[str, Any]:
     """Run a scenario document to its end with every ``step()`` timed: the metrics of the
-    trajectories (``arcstar.world.metrics``), ms per tick, the units' statuses, the samples."""
+    trajectories (``arcstar.world.metrics``), ms per tick, the units' statuses. Past
+    ``budget_s`` seconds of wall time the run stops (``cut``) and is scored as it stands."""
     from arcstar.world import metrics, read_scenario
 
     t0 = time.perf_counter()
@@ -98,7 +105,12 @@ def run_scenario_timed(doc: dict[str, Any]) -> dict[str, Any]:
     setup_ms = (time.perf_counter() - t0) * 1000.0
     end = round(scenario.duration / world.dt)
     times = []
+    started = time.perf_counter()
+    cut = False
     while world.ticks < end and world.busy:
+        if time.perf_counter() - started > budget_s:
+            cut = True
+            break
         t0 = time.perf_counter()
         world.step()
         times.append((time.perf_counter() - t0) * 1000.0)
@@ -106,20 +118,20 @@ def run_scenario_timed(doc: dict[str, Any]) -> dict[str, Any]:
     tracks = [metrics.Track(u.id, u.spec.width, np.asarray(u.samples, dtype=np.float64), u.arrived, goals[u.id])
               for u in world.units]
     m = metrics.measure(tracks, duration=scenario.duration)
-    return {"metrics": m.as_dict(), "ticks": len(times), "dt": world.dt, "setup_ms": setup_ms,
+    return {"metrics": m.as_dict(), "ticks": len(times), "cut": cut, "dt": world.dt, "setup_ms": setup_ms,
             "median_ms": statistics.median(times) if times else None, "p95_ms": percentile(times, 95),
             "max_ms": max(times) if times else None, "game_s": world.time,
             "statuses": sorted({u.status for u in world.units}),
             "events": len(getattr(world, "events", ()))}
 
 
-def scenario_runs(names: list[str], methods: list[str]) -> list[dict[str, Any]]:
+def scenario_runs(names: list[str], methods: list[str], budget_s: float = 300.0) -> list[dict[str, Any]]:
     rows = []
     for name in names:
         for method in methods:
             row: dict[str, Any] = {"scenario": name, "method": method, "params": SCENARIOS.get(name, {})}
             try:
-                row.update(run_scenario_timed(scenario_doc(name, method)))
+                row.update(run_scenario_timed(scenario_doc(name, method), budget_s))
             except Exception as exc:  # noqa: BLE001 - a refused or broken method: said in the table
                 row["error"] = f"{type(exc).__name__}: {exc}"
             rows.append(row)
@@ -128,11 +140,13 @@ def scenario_runs(names: list[str], methods: list[str]) -> list[dict[str, Any]]:
 
 def run_request(request: dict[str, Any]) -> dict[str, Any]:
     """What a section asks: {"counts", "size", "ticks", "seed", "methods" (None: all built),
-    "scenarios" (names; empty: none)}."""
-    methods = request.get("methods") or built_methods()
-    timing = [tick_timing(c, request.get("size", 128), m, request.get("ticks", 400), request.get("seed", 7))
+    "scenarios" (names; empty: none), "budget_s" (wall time per crowd or scenario run)}."""
+    built = built_methods()
+    methods = [m for m in request.get("methods") or () if m in built] or built
+    budget = request.get("budget_s", 120.0)
+    timing = [tick_timing(c, request.get("size", 128), m, request.get("ticks", 400), request.get("seed", 7), budget)
               for c in request.get("counts", [100, 250]) for m in methods]
-    scen = scenario_runs(request.get("scenarios", []), methods)
+    scen = scenario_runs(request.get("scenarios", []), methods, budget)
     runtime = {"python": sys.version.split()[0]}
     try:
         import pyodide  # type: ignore[import-not-found]
