@@ -180,6 +180,53 @@ export function labApi(lab) {
       return app.viewport.toClient(canvas.getBoundingClientRect(), x + 0.5, y + 0.5);
     },
 
+    /**
+     * Where a point (tiles, not a tile's centre) is on the screen (client CSS pixels).
+     * @param {number} x
+     * @param {number} y
+     */
+    pointToClient(x, y) {
+      return app.viewport.toClient(canvas.getBoundingClientRect(), x, y);
+    },
+
+    /**
+     * The units in motion as the page shows them: the world's clock and play state, every unit
+     * (id, kind, team, width, x, y, heading, speed, status, note, orders, whether it has a path and
+     * how many claimed tiles), the selection, the metrics, the last message, the toggles.
+     */
+    world() {
+      const w = app.world;
+      return {
+        on: w.on,
+        mode: w.mode,
+        tool: w.tool,
+        team: w.team,
+        running: w.running,
+        speed: w.speed,
+        time: w.time,
+        ticks: w.ticks,
+        states: w.states,
+        avoidance: w.avoidance,
+        avoidances: w.info ? [...w.info.avoidance] : [],
+        fogBuilt: !!w.info?.fog,
+        fog: w.fog,
+        player: w.player,
+        known: w.known ? Array.from(w.known).reduce((n, v) => n + (v ? 1 : 0), 0) : null,
+        preset: w.preset,
+        presets: w.info ? [...w.info.presets] : [],
+        showClaimed: w.showClaimed,
+        showPaths: w.showPaths,
+        selected: [...w.selected],
+        events: w.events.map((e) => ({ ...e })),
+        metrics: w.metrics ? { ...w.metrics } : null,
+        message: w.message ? { ...w.message } : null,
+        units: w.units.map((u) => ({
+          id: u.id, kind: u.kind, team: u.team, width: u.width, x: u.x, y: u.y, heading: u.heading, speed: u.speed,
+          status: u.status, note: u.note, orders: [...u.orders], path: !!u.path, claimed: u.claimed.length,
+        })),
+      };
+    },
+
     /** A snapshot of the page's state (tile units; heading radians, 0 = +x, pi/2 = +y). */
     state() {
       const unit = app.unit;

@@ -151,10 +151,70 @@ import { Viewport } from './view/viewport.js';
  */
 
 /**
+ * A unit in the lab's world, as the page knows it: what it is (from the roster), where it is and
+ * what it does (the last world_state, and the one before it, to draw in between), and the orders
+ * the page gave it (for the unit panel).
+ * @typedef {Object} LabUnit
+ * @property {string} id
+ * @property {'tank' | 'car' | 'person' | null} kind
+ * @property {string} team
+ * @property {number} width  tiles
+ * @property {number} radius  tiles
+ * @property {number} topSpeed  tiles/s
+ * @property {number} x
+ * @property {number} y
+ * @property {number} heading  radians, 0 = +x, pi/2 = +y
+ * @property {number} speed  tiles/s, negative in reverse
+ * @property {number} px  the position and heading in the state before (drawn in between)
+ * @property {number} py
+ * @property {number} ph
+ * @property {string} status  a status code's name (idle, moving, arrived, stopped, patrolling, failed, waiting)
+ * @property {string} note  the core's status text (why a plan failed, ...)
+ * @property {import('./segments.js').SegmentPath | null} path  what it drives now, when paths are shown
+ * @property {number[]} claimed  its claimed tiles, flat y * width + x, when they are shown
+ * @property {string[]} orders  the orders the page gave it, oldest first, for people
+ */
+
+/**
+ * The units in motion: the world in the worker and what the lab shows of it.
+ * @typedef {Object} WorldLab
+ * @property {import('./protocol.js').WorldInfoMessage | null} info  what the core offers (kinds, avoidance, presets)
+ * @property {boolean} on  a world runs in the worker for this map
+ * @property {'edit' | 'units'} mode  what the mouse does on the map: edit the terrain, or place and command units
+ * @property {'select' | 'tank' | 'car' | 'person'} tool  in units mode: select and order, or place a unit of a kind
+ * @property {string} team  the team of units placed
+ * @property {LabUnit[]} units  in the world's order
+ * @property {number} rosterVersion
+ * @property {Set<string>} selected
+ * @property {boolean} running  playing
+ * @property {number} speed  game seconds per second
+ * @property {number} time  game seconds
+ * @property {number} ticks
+ * @property {number} dt
+ * @property {number} lag  game time the worker dropped, not keeping up, s
+ * @property {number} stateAt  when the last state came (performance.now), to draw between states
+ * @property {number} stateGap  ms between the last two states
+ * @property {string} avoidance
+ * @property {boolean} fog  the world keeps per-team known maps
+ * @property {string} player  whose known map is shown under fog ('' none)
+ * @property {Uint8Array | null} known  that team's known tiles (1 known)
+ * @property {boolean} showClaimed
+ * @property {boolean} showPaths
+ * @property {Array<{t: number, unit: string, kind: string, x: number, y: number}>} events  the recent ones
+ * @property {import('./protocol.js').WorldMetrics | null} metrics
+ * @property {string} preset  the preset loaded ('' none)
+ * @property {number} seed
+ * @property {{text: string, error: boolean} | null} message  the last thing the world said, for people
+ * @property {number} nextId  for the ids of units placed
+ * @property {{x0: number, y0: number, x1: number, y1: number} | null} box  a box selection being dragged (tiles)
+ * @property {number} states  world states received (tests wait on it)
+ */
+
+/**
  * What changed, for the panels that show it.
  * @typedef {'status' | 'controls' | 'options' | 'choices' | 'unit' | 'terrain' | 'costs' | 'replay' | 'bench' | 'compare'
- *           | 'map' | 'maps' | 'view' | 'hover' | 'notes' | 'help'} Topic
- * map: the map model changed (terrain, costs, markers, a new map); maps: the map menu's entries
+ *           | 'map' | 'maps' | 'view' | 'hover' | 'notes' | 'help' | 'world'} Topic
+ * map: the map model changed (terrain, costs, markers, a new map); maps: the map menu's entries; world: the units
  */
 
 /** @type {ReadonlySet<Topic>} The topics the canvas does not show. */
@@ -235,6 +295,13 @@ export class AppState {
     this.showGrid = true;
     /** @type {Tile | null} the tile under the mouse */
     this.hover = null;
+    /** @type {WorldLab} the units in motion */
+    this.world = {
+      info: null, on: false, mode: 'edit', tool: 'select', team: 'blue', units: [], rosterVersion: 0, selected: new Set(),
+      running: false, speed: 1, time: 0, ticks: 0, dt: 0.05, lag: 0, stateAt: 0, stateGap: 50, avoidance: 'none', fog: false,
+      player: '', known: null, showClaimed: false, showPaths: true, events: [], metrics: null, preset: '', seed: 1,
+      message: null, nextId: 1, box: null, states: 0,
+    };
     /** Space is held (a left drag pans), and whether it panned meanwhile (then releasing it does not play) */
     this.space = { held: false, panned: false };
     /** a frame is owed */

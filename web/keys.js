@@ -7,6 +7,10 @@
  * its heading, and ? opens the help (Esc closes it). Keys typed into a field stay in
  * the field; while the help is open only Esc and ? act.
  *
+ * U switches the mouse between editing the map and commanding units. In Command units mode
+ * Space plays or pauses the world (not the replay), . steps it one tick, [ and ] make it slower
+ * and faster, X stops the selected units, Delete removes them and Esc clears the selection.
+ *
  * @module keys
  */
 
@@ -16,6 +20,7 @@ import { fitView, zoomBy } from './panels/viewbar.js';
 import { seekReplay, stepReplay, togglePlay } from './playback.js';
 import { cancelSearch, findFromUi } from './search.js';
 import { KEY_STEP_DEG, rotateHeading, setHeading } from './headings.js';
+import { SPEEDS, removeUnits, setMode, setSpeed, stepWorld, stopSelected, togglePlayWorld } from './world.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {import('./engine.js').Engine} Engine */
@@ -34,6 +39,8 @@ export function listenToKeys(app, engine, canvas) {
     app.space.held = false;
     delete canvas.dataset.space;
   };
+
+  const units = () => app.world.mode === 'units';
 
   document.addEventListener('keydown', (e) => {
     const t = /** @type {HTMLElement} */ (e.target);
@@ -71,6 +78,9 @@ export function listenToKeys(app, engine, canvas) {
       if (app.searching) {
         e.preventDefault();
         cancelSearch(app, engine);
+      } else if (units() && app.world.selected.size) {
+        app.world.selected.clear();
+        app.emit('world');
       } else if (app.replay?.player.playing) {
         togglePlay(app);
       }
@@ -86,7 +96,15 @@ export function listenToKeys(app, engine, canvas) {
       const slider = type === 'range';
       const terrains = app.core.terrains;
       const digit = key.length === 1 && key >= '1' && key <= '9' ? Number(key) : 0;
-      if (key === 'r') rotateHeading(app, app.markerFocus, e.shiftKey ? -KEY_STEP_DEG : KEY_STEP_DEG);
+      const w = app.world;
+      if (key === 'u') setMode(app, units() ? 'edit' : 'units');
+      else if (units() && (key === '.' || key === '>')) void stepWorld(app, engine);
+      else if (units() && (key === '[' || key === ']')) {
+        const i = Math.max(0, SPEEDS.indexOf(w.speed));
+        void setSpeed(app, engine, SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + (key === ']' ? 1 : -1)))]);
+      } else if (units() && key === 'x') void stopSelected(app, engine);
+      else if (units() && (key === 'Delete' || key === 'Backspace') && w.selected.size) void removeUnits(app, engine, [...w.selected]);
+      else if (key === 'r') rotateHeading(app, app.markerFocus, e.shiftKey ? -KEY_STEP_DEG : KEY_STEP_DEG);
       else if (key === 'Delete' || key === 'Backspace') setHeading(app, app.markerFocus, null);
       else if (key === 'p') setTool(app, 'paint');
       else if (key === 'e') setTool(app, 'erase');
@@ -116,7 +134,9 @@ export function listenToKeys(app, engine, canvas) {
   document.addEventListener('keyup', (e) => {
     if (e.key !== ' ' || !app.space.held) return;
     releaseSpace();
-    if (!app.space.panned) togglePlay(app);
+    if (app.space.panned) return;
+    if (units() && app.world.on) void togglePlayWorld(app, engine);
+    else togglePlay(app);
   });
   window.addEventListener('blur', releaseSpace);
 }

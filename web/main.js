@@ -17,6 +17,7 @@ import { Engine } from './engine.js';
 import { builtInMap, loadCoreData } from './io/coredata.js';
 import { autosave, restoreWork } from './io/autosave.js';
 import { loadBenchIndex, showMap } from './io/maps.js';
+import { listenToCommands } from './commander.js';
 import { listenToKeys } from './keys.js';
 import { benchPanel } from './panels/bench.js';
 import { comparePanel } from './panels/compare.js';
@@ -28,12 +29,14 @@ import { searchPanel } from './panels/search.js';
 import { statusPanel } from './panels/status.js';
 import { terrainPanel } from './panels/terrain.js';
 import { unitPanel } from './panels/unit.js';
+import { unitsPanel } from './panels/units.js';
 import { viewbarPanel } from './panels/viewbar.js';
 import { advanceReplay } from './playback.js';
 import { applyInfo } from './settings.js';
 import { $, messageOf } from './util.js';
 import { cssVariables } from './view/colors.js';
 import { Renderer } from './view/render.js';
+import { followWorld, restartWorld } from './world.js';
 
 const canvas = /** @type {HTMLCanvasElement} */ ($('map'));
 
@@ -62,6 +65,15 @@ function showBoot(app, boot) {
       .request({ type: 'info' })
       .then((info) => applyInfo(app, info))
       .catch((e) => app.setStatus('error', `Error: the engine could not list its methods: ${messageOf(e)}`, 0));
+    engine
+      .request({ type: 'world_info' })
+      .then((info) => {
+        app.world.info = info;
+        app.emit('world');
+        // A new engine after a crash: the units come back where they stood.
+        if (app.world.on) void restartWorld(app, engine, 'The engine started again: the units are back where they stood (their orders are dropped).');
+      })
+      .catch((e) => app.setStatus('error', `Error: the engine could not say what the world offers: ${messageOf(e)}`, 0));
   } else if (boot.stage === 'restarting') {
     app.engineState = 'loading';
     app.engineStopped = `The engine stopped (${boot.reason ?? 'unknown reason'})`;
@@ -98,17 +110,20 @@ function frame(now) {
   advanceReplay(app, now);
   const moving = app.unit.moving;
   app.unit.update(now);
-  if (moving) app.dirty = true;
+  if (moving || app.world.running) app.dirty = true;
   drawNow();
   requestAnimationFrame(frame);
 }
 
 for (const [name, value] of Object.entries(cssVariables())) document.documentElement.style.setProperty(name, value);
 followModel(app, engine);
+followWorld(app, engine);
+listenToCommands(canvas, app, engine);
 new Editor(canvas, app);
 statusPanel(app, engine);
 searchPanel(app, engine);
 unitPanel(app);
+unitsPanel(app, engine);
 comparePanel(app);
 terrainPanel(app);
 mapPanel(app, engine, canvas);

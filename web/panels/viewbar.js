@@ -38,6 +38,7 @@ export function viewbarPanel(app, canvas) {
   const readout = $('hover');
   const helpLine = /** @type {HTMLElement} */ (document.querySelector('.keys'));
   const legend = $('compare-legend');
+  const metrics = $('world-metrics');
   const vp = app.viewport;
 
   /** @param {number} ts */
@@ -47,7 +48,7 @@ export function viewbarPanel(app, canvas) {
 
   /** Size the canvas to the window, leaving room for what is below it; a fitted view fits the map again. */
   function relayout() {
-    const below = [helpLine, legend].reduce((h, el) => h + (el.hidden ? 0 : Math.ceil(el.getBoundingClientRect().height) + 8), 0);
+    const below = [helpLine, legend, metrics].reduce((h, el) => h + (el.hidden ? 0 : Math.ceil(el.getBoundingClientRect().height) + 8), 0);
     vp.resize(canvas, frame, below + 16);
     app.emit('view');
   }
@@ -84,7 +85,7 @@ export function viewbarPanel(app, canvas) {
   window.addEventListener('resize', relayout);
   // The top bar can change height (a long status line wraps): keep the map inside the window.
   const ro = new ResizeObserver(relayout);
-  for (const el of [document.querySelector('.topbar'), document.querySelector('.toolbar'), helpLine, legend, $('notice')]) if (el) ro.observe(el);
+  for (const el of [document.querySelector('.topbar'), document.querySelector('.toolbar'), helpLine, legend, metrics, $('notice')]) if (el) ro.observe(el);
   slider.addEventListener('input', () => {
     vp.zoomTo(sliderToTs(Number(slider.value)));
     app.emit('view');

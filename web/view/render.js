@@ -16,6 +16,7 @@ import { drawBlocked, drawBrush, drawComparison, drawMarker, drawRoute, drawTile
 import { readHeadings } from '../headings.js';
 import { drawHeadingFans, drawStages } from './stages.js';
 import { TileImages, drawCurrentTile, drawGrid, drawLester } from './tiles.js';
+import { drawWorld } from './units.js';
 import { LESTER_TILE_PX } from './viewport.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -36,7 +37,7 @@ export class Renderer {
   }
 
   /**
-   * Draw the state as it is now.
+   * Draw the state as it is now (the units in motion over the rest: view/units.js).
    * @param {AppState} app
    */
   draw(app) {
@@ -94,11 +95,16 @@ export class Renderer {
     } else if (search.path) drawTilePath(ctx, ts, search.path, { alpha: 1, stale });
     const headings = readHeadings(app.unitInput);
     const focus = app.markerFocus;
+    // Commanding units, the search's S and G step back (they would hide units standing there).
+    const commanding = app.world.on && app.world.mode === 'units';
+    if (commanding) ctx.globalAlpha = 0.35;
     drawMarker(ctx, ts, model.start, { color: COLORS.start, letter: 'S', small: lester, heading: headings.start, any: false, focus: focus === 'start' });
     drawMarker(ctx, ts, model.goal, { color: COLORS.goal, letter: 'G', small: lester, heading: headings.goal, any: headings.goal === null, focus: focus === 'goal' });
+    ctx.globalAlpha = 1;
     // The unit is drawn once it has a path to drive (before that it would hide the S marker).
     if (app.unit.route) drawUnit(ctx, ts, app.unit.pose, app.unit.width);
-    if (app.hover) drawBrush(ctx, ts, app.hover, app.paint.brush);
+    if (app.world.on) drawWorld(ctx, ts, app, performance.now());
+    if (app.hover && app.world.mode === 'edit') drawBrush(ctx, ts, app.hover, app.paint.brush);
     ctx.restore();
   }
 }

@@ -419,8 +419,9 @@ class WorldSession:
             out["claimed"] = {"tiles": buffer("world.claimed.tiles", tiles),
                               "counts": buffer("world.claimed.counts", counts)}
         out["events"] = self._events()
-        if team is not None and self.fog and hasattr(w, "known"):
-            known = np.ascontiguousarray(np.asarray(w.known(team), dtype=np.uint8)).ravel()
+        seen = seen_tiles(w, team) if team is not None and self.fog else None
+        if team is not None and seen is not None:
+            known = np.ascontiguousarray(np.asarray(seen, dtype=np.uint8)).ravel()
             data = known.tobytes()
             if self._known_sent.get(team) != data:
                 self._known_sent[team] = data
@@ -440,6 +441,23 @@ class WorldSession:
         if events:
             self._last_event = events[-1]
         return [[e.t, e.unit, str(e.kind), e.x, e.y] for e in reversed(new)]
+
+
+def seen_tiles(world: World, team: str) -> np.ndarray | None:
+    """The tiles ``team`` has seen under fog (bool, height x width), or None without fog: from
+    ``World.known(team)`` when that is an array, else ``World.fog.seen(team)``."""
+    known = getattr(world, "known", None)
+    if callable(known):
+        got = known(team)
+        if isinstance(got, np.ndarray) and got.shape == (world.map.height, world.map.width):
+            return got
+    fog = getattr(world, "fog", None)
+    seen = getattr(fog, "seen", None)
+    if callable(seen):
+        got = seen(team)
+        if isinstance(got, np.ndarray) and got.shape == (world.map.height, world.map.width):
+            return got
+    return None
 
 
 def _code(u: Any) -> int:

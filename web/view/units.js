@@ -1,0 +1,253 @@
+// @ts-check
+/**
+ * Drawing the units in motion: the fog over tiles a team has not seen, the units' claimed tiles
+ * and planned paths (each a toggle), their bodies (true width, a shape per kind, the team's
+ * colour, a nose along the heading), the selection, the markers where avoidance acted, and the
+ * box being dragged. It reads `app.world` and draws between the last two states the worker sent,
+ * so units glide at any frame rate.
+ *
+ * Tile units, y down; headings in radians, 0 = +x, pi/2 = +y.
+ *
+ * @module view/units
+ */
+
+import { EVENT_SHOW_S } from '../world.js';
+
+/** @typedef {import('../app.js').AppState} AppState */
+/** @typedef {import('../app.js').LabUnit} LabUnit */
+
+/** The team colours (other teams: grey). Told apart by hue and lightness. */
+export const TEAM_COLORS = Object.freeze(/** @type {Record<string, string>} */ ({
+  blue: '#4ea8ff',
+  red: '#ff5a5f',
+  green: '#5ee07a',
+  gold: '#ffc93c',
+  left: '#4ea8ff',
+  right: '#ff5a5f',
+}));
+/** Units of no team (the presets' crowds) and of teams not listed. */
+const OTHER_TEAM = '#9fd3ff';
+const SELECTED = '#ffffff';
+const EVENT_COLOR = '#ff2d95';
+const FAILED = '#ff2d2d';
+
+/** @param {string} team */
+export function teamColor(team) {
+  return TEAM_COLORS[team] ?? OTHER_TEAM;
+}
+
+/**
+ * Where a unit is drawn now: between its last two states, by the time since the last came.
+ * @param {AppState} app
+ * @param {LabUnit} u
+ * @param {number} now  performance.now()
+ */
+export function drawnPose(app, u, now) {
+  const w = app.world;
+  const k = w.running ? Math.max(0, Math.min(1, (now - w.stateAt) / w.stateGap)) : 1;
+  let dh = u.heading - u.ph;
+  dh = Math.atan2(Math.sin(dh), Math.cos(dh));
+  return { x: u.px + (u.x - u.px) * k, y: u.py + (u.y - u.py) * k, heading: u.ph + dh * k };
+}
+
+/** Fog images by the known array they show. */
+const fogCache = new WeakMap();
+
+/**
+ * The dimming over unknown tiles, one pixel per tile.
+ * @param {Uint8Array} known
+ * @param {number} width
+ * @param {number} height
+ * @returns {HTMLCanvasElement | null}
+ */
+function fogImage(known, width, height) {
+  if (known.length !== width * height) return null;
+  let img = fogCache.get(known);
+  if (img) return img;
+  img = document.createElement('canvas');
+  img.width = width;
+  img.height = height;
+  const ctx = img.getContext('2d');
+  if (!ctx) return null;
+  const data = ctx.createImageData(width, height);
+  for (let i = 0; i < known.length; i++) {
+    data.data[i * 4 + 3] = known[i] ? 0 : 170;
+  }
+  ctx.putImageData(data, 0, 0);
+  fogCache.set(known, img);
+  return img;
+}
+
+/**
+ * Draw the world on the map (the context is translated to the map's corner).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} ts  CSS pixels per tile
+ * @param {AppState} app
+ * @param {number} now  performance.now()
+ */
+export function drawWorld(ctx, ts, app, now) {
+  const w = app.world;
+  const m = app.model;
+  if (w.known && w.fog && w.player) {
+    const img = fogImage(w.known, m.width, m.height);
+    if (img) {
+      ctx.imageSmoothingEnabled = false;
+      ctx.drawImage(img, 0, 0, m.width * ts, m.height * ts);
+    }
+  }
+  if (w.showClaimed) {
+    for (const u of w.units) {
+      if (!u.claimed.length) continue;
+      ctx.fillStyle = teamColor(u.team);
+      ctx.globalAlpha = 0.22;
+      for (const i of u.claimed) ctx.fillRect((i % m.width) * ts, Math.floor(i / m.width) * ts, ts, ts);
+      ctx.globalAlpha = 0.7;
+      ctx.strokeStyle = teamColor(u.team);
+      ctx.lineWidth = 1;
+      for (const i of u.claimed) ctx.strokeRect((i % m.width) * ts + 1.5, Math.floor(i / m.width) * ts + 1.5, ts - 3, ts - 3);
+    }
+    ctx.globalAlpha = 1;
+  }
+  if (w.showPaths) {
+    ctx.lineWidth = Math.max(1.5, Math.min(3, ts * 0.08));
+    ctx.setLineDash([Math.max(3, ts * 0.25), Math.max(2, ts * 0.15)]);
+    for (const u of w.units) {
+      if (!u.path) continue;
+      ctx.strokeStyle = teamColor(u.team);
+      ctx.globalAlpha = w.selected.has(u.id) ? 0.95 : 0.55;
+      ctx.beginPath();
+      u.path.trace(ctx, ts);
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    ctx.globalAlpha = 1;
+  }
+  for (const u of w.units) drawBody(ctx, ts, u, drawnPose(app, u, now), w.selected.has(u.id));
+  for (const e of w.events) {
+    const age = Math.max(0, w.time - e.t);
+    const alpha = Math.max(0, 1 - age / EVENT_SHOW_S);
+    if (alpha <= 0) continue;
+    drawEvent(ctx, ts, e, alpha);
+  }
+  if (w.box) {
+    const { x0, y0, x1, y1 } = w.box;
+    ctx.strokeStyle = SELECTED;
+    ctx.fillStyle = 'rgba(255, 255, 255, 0.08)';
+    ctx.lineWidth = 1;
+    ctx.setLineDash([4, 3]);
+    const [x, y, bw, bh] = [Math.min(x0, x1) * ts, Math.min(y0, y1) * ts, Math.abs(x1 - x0) * ts, Math.abs(y1 - y0) * ts];
+    ctx.fillRect(x, y, bw, bh);
+    ctx.strokeRect(x + 0.5, y + 0.5, bw, bh);
+    ctx.setLineDash([]);
+  }
+}
+
+/**
+ * One unit: its body of true width (a tank square-ish, a car longer than wide, a person round), its
+ * nose along the heading, a ring when selected, a red cross when its plan failed.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} ts
+ * @param {LabUnit} u
+ * @param {{x: number, y: number, heading: number}} pose
+ * @param {boolean} selected
+ */
+function drawBody(ctx, ts, u, pose, selected) {
+  const r = Math.max(3, (u.width * ts) / 2);
+  const color = teamColor(u.team);
+  ctx.save();
+  ctx.translate(pose.x * ts, pose.y * ts);
+  if (selected) {
+    ctx.beginPath();
+    ctx.arc(0, 0, r + Math.max(3, ts * 0.12), 0, Math.PI * 2);
+    ctx.strokeStyle = SELECTED;
+    ctx.lineWidth = 2;
+    ctx.stroke();
+  }
+  ctx.rotate(pose.heading);
+  ctx.beginPath();
+  if (u.kind === 'tank') {
+    roundRect(ctx, -r, -r * 0.85, 2 * r, 1.7 * r, r * 0.25);
+  } else if (u.kind === 'car') {
+    roundRect(ctx, -r, -r * 0.6, 2 * r, 1.2 * r, r * 0.35);
+  } else {
+    ctx.arc(0, 0, r, 0, Math.PI * 2);
+  }
+  ctx.fillStyle = color;
+  ctx.globalAlpha = 0.85;
+  ctx.fill();
+  ctx.globalAlpha = 1;
+  ctx.lineWidth = Math.max(1, Math.min(2, ts * 0.05));
+  ctx.strokeStyle = '#0b0e12';
+  ctx.stroke();
+  // the nose (a tank's barrel), along the heading
+  ctx.beginPath();
+  ctx.moveTo(0, 0);
+  ctx.lineTo(r * (u.kind === 'tank' ? 1.45 : 1.05), 0);
+  ctx.lineWidth = Math.max(1.5, Math.min(4, r * 0.3));
+  ctx.strokeStyle = '#0b0e12';
+  ctx.stroke();
+  ctx.restore();
+  if (u.status === 'failed') {
+    ctx.save();
+    ctx.translate(pose.x * ts, pose.y * ts);
+    ctx.strokeStyle = FAILED;
+    ctx.lineWidth = 2;
+    const k = r * 0.7;
+    ctx.beginPath();
+    ctx.moveTo(-k, -k);
+    ctx.lineTo(k, k);
+    ctx.moveTo(k, -k);
+    ctx.lineTo(-k, k);
+    ctx.stroke();
+    ctx.restore();
+  }
+}
+
+/**
+ * A rounded rectangle added to the current path.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} x
+ * @param {number} y
+ * @param {number} w
+ * @param {number} h
+ * @param {number} r
+ */
+function roundRect(ctx, x, y, w, h, r) {
+  ctx.moveTo(x + r, y);
+  ctx.arcTo(x + w, y, x + w, y + h, r);
+  ctx.arcTo(x + w, y + h, x, y + h, r);
+  ctx.arcTo(x, y + h, x, y, r);
+  ctx.arcTo(x, y, x + w, y, r);
+  ctx.closePath();
+}
+
+/**
+ * Where avoidance acted: a ring with a cross, fading, and its kind's first letter when zoomed in.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} ts
+ * @param {{kind: string, x: number, y: number}} e
+ * @param {number} alpha
+ */
+function drawEvent(ctx, ts, e, alpha) {
+  const r = Math.max(4, ts * 0.3);
+  ctx.save();
+  ctx.globalAlpha = alpha;
+  ctx.translate(e.x * ts, e.y * ts);
+  ctx.strokeStyle = EVENT_COLOR;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.arc(0, 0, r, 0, Math.PI * 2);
+  ctx.moveTo(-r * 0.6, -r * 0.6);
+  ctx.lineTo(r * 0.6, r * 0.6);
+  ctx.moveTo(r * 0.6, -r * 0.6);
+  ctx.lineTo(-r * 0.6, r * 0.6);
+  ctx.stroke();
+  if (ts >= 20) {
+    ctx.fillStyle = EVENT_COLOR;
+    ctx.font = `600 ${Math.round(Math.max(9, ts * 0.28))}px system-ui, sans-serif`;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(e.kind, r + 2, -r * 0.2);
+  }
+  ctx.restore();
+}
