@@ -122,13 +122,16 @@ export function drawWorld(ctx, ts, app, now) {
     ctx.setLineDash([]);
     ctx.globalAlpha = 1;
   }
-  for (const u of w.units) drawBody(ctx, ts, u, drawnPose(app, u, now), w.selected.has(u.id));
+  // Where avoidance acted, under the bodies: the latest marker of each unit (older ones fade out).
+  const latest = new Map();
+  for (const e of w.events) latest.set(e.unit, e);
   for (const e of w.events) {
     const age = Math.max(0, w.time - e.t);
     const alpha = Math.max(0, 1 - age / EVENT_SHOW_S);
-    if (alpha <= 0) continue;
-    drawEvent(ctx, ts, e, alpha);
+    const last = latest.get(e.unit) === e;
+    if (alpha > 0) drawEvent(ctx, ts, e, alpha * (last ? 1 : 0.4), last && age < 1);
   }
+  for (const u of w.units) drawBody(ctx, ts, u, drawnPose(app, u, now), w.selected.has(u.id));
   if (w.box) {
     const { x0, y0, x1, y1 } = w.box;
     ctx.strokeStyle = SELECTED;
@@ -222,32 +225,41 @@ function roundRect(ctx, x, y, w, h, r) {
 }
 
 /**
- * Where avoidance acted: a ring with a cross, fading, and its kind's first letter when zoomed in.
+ * Where avoidance acted: a dashed ring round the spot (the body drawn later sits inside it), with
+ * a tick mark and, for a unit's latest event in its first second when zoomed in, its kind (wait,
+ * replan, backup, ...).
  * @param {CanvasRenderingContext2D} ctx
  * @param {number} ts
  * @param {{kind: string, x: number, y: number}} e
  * @param {number} alpha
+ * @param {boolean} label
  */
-function drawEvent(ctx, ts, e, alpha) {
-  const r = Math.max(4, ts * 0.3);
+function drawEvent(ctx, ts, e, alpha, label) {
+  const r = Math.max(6, ts * 0.42);
   ctx.save();
   ctx.globalAlpha = alpha;
   ctx.translate(e.x * ts, e.y * ts);
   ctx.strokeStyle = EVENT_COLOR;
   ctx.lineWidth = 2;
+  ctx.setLineDash([3, 2]);
   ctx.beginPath();
   ctx.arc(0, 0, r, 0, Math.PI * 2);
-  ctx.moveTo(-r * 0.6, -r * 0.6);
-  ctx.lineTo(r * 0.6, r * 0.6);
-  ctx.moveTo(r * 0.6, -r * 0.6);
-  ctx.lineTo(-r * 0.6, r * 0.6);
   ctx.stroke();
-  if (ts >= 20) {
-    ctx.fillStyle = EVENT_COLOR;
-    ctx.font = `600 ${Math.round(Math.max(9, ts * 0.28))}px system-ui, sans-serif`;
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  ctx.moveTo(r * 0.7, -r * 0.7);
+  ctx.lineTo(r * 1.15, -r * 1.15);
+  ctx.stroke();
+  if (label && ts >= 28) {
+    const size = Math.round(Math.max(10, Math.min(14, ts * 0.24)));
+    ctx.font = `600 ${size}px system-ui, sans-serif`;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
-    ctx.fillText(e.kind, r + 2, -r * 0.2);
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = 'rgba(8, 10, 14, 0.85)';
+    ctx.strokeText(e.kind, r * 1.15, -r * 1.1);
+    ctx.fillStyle = EVENT_COLOR;
+    ctx.fillText(e.kind, r * 1.15, -r * 1.1);
   }
   ctx.restore();
 }
