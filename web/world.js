@@ -68,8 +68,10 @@ function view(app) {
  */
 export function followWorld(app, engine) {
   engine.onWorld = (msg) => {
-    if (msg.type === 'world_state') applyState(app, msg);
-    else if (msg.type === 'error') {
+    // A world the page has let go of (a new map) may still post a state or two: not shown.
+    if (msg.type === 'world_state') {
+      if (app.world.on) applyState(app, msg);
+    } else if (msg.type === 'error') {
       app.world.running = false;
       say(app, `The world stopped: ${msg.message}`, true);
     }
@@ -77,6 +79,7 @@ export function followWorld(app, engine) {
   app.model.subscribe((kind) => {
     const w = app.world;
     if (kind === 'load') {
+      if (w.on && w.running) engine.request({ type: 'world_run', running: false }).catch(() => {});
       dropWorld(app);
     } else if ((kind === 'cells' || kind === 'costs') && w.on) {
       restartWorld(app, engine, 'The map changed, so the world started again with the units where they stood (their orders are dropped).');

@@ -350,7 +350,7 @@ def test_fog_player_dims_what_the_team_has_not_seen(lab: Page):
         pytest.skip("fog of war is not built in this core yet")
     assert w["fog"] and w["player"] == "blue"
     press_on_map(lab, ".")
-    lab.wait_for_function("window.arcstar.world().known !== null")
+    lab.wait_for_function("window.arcstar.world().ticks === 1 && window.arcstar.world().known > 0")
     grid = rows(lab)
     first = world(lab)["known"]
     assert 0 < first < len(grid) * len(grid[0])
@@ -425,3 +425,25 @@ def test_screenshot_of_the_door_preset_mid_way(lab: Page, save_screen):
     keep = Path(tempfile.gettempdir()) / "arcstar-units-door.png"
     shutil.copyfile(path, keep)
     assert path.stat().st_size > 10_000
+
+
+def test_after_an_engine_crash_the_units_come_back_where_they_stood(lab_factory):
+    context, page = lab_factory()
+    try:
+        load_preset(page, "corridor_bay", "none")
+        for _ in range(5):
+            press_on_map(page, ".")
+        page.wait_for_function("window.arcstar.world().ticks === 5")
+        before = [(u["id"], u["x"], u["y"], u["kind"]) for u in world(page)["units"]]
+        page.workers[0].evaluate("setTimeout(() => { throw new Error('simulated crash'); }, 0)")
+        page.wait_for_function("window.arcstar.state().worker.restarts === 1", timeout=TIMEOUT_MS)
+        page.wait_for_function("window.arcstar.state().engine === 'ready'", timeout=TIMEOUT_MS)
+        page.wait_for_function("(window.arcstar.world().message || {text: ''}).text.includes('engine started again')",
+                               timeout=TIMEOUT_MS)
+        w = world(page)
+        assert [(u["id"], u["x"], u["y"], u["kind"]) for u in w["units"]] == before
+        assert w["on"] and not w["running"] and w["ticks"] == 0
+        press_on_map(page, ".")  # and the new world runs
+        page.wait_for_function("window.arcstar.world().ticks === 1")
+    finally:
+        context.close()

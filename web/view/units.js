@@ -50,32 +50,68 @@ export function drawnPose(app, u, now) {
   return { x: u.px + (u.x - u.px) * k, y: u.py + (u.y - u.py) * k, heading: u.ph + dh * k };
 }
 
-/** Fog images by the known array they show. */
+/** Fog images and runs of unknown tiles, by the known array they show. */
 const fogCache = new WeakMap();
+/** @type {CanvasPattern | null} the fog's hatching, thin lines in screen pixels */
+let hatch = null;
 
 /**
- * The dimming over unknown tiles, one pixel per tile.
+ * The fog over unknown tiles: a dimming (one pixel per tile, scaled) and, per row, the runs of
+ * unknown tiles that the hatching fills, so the fog reads as fog and the walls under it still
+ * show faintly (the player does not know them; the visitor sees both).
  * @param {Uint8Array} known
  * @param {number} width
  * @param {number} height
- * @returns {HTMLCanvasElement | null}
+ * @returns {{img: HTMLCanvasElement, runs: number[][]} | null}
  */
-function fogImage(known, width, height) {
+function fogOf(known, width, height) {
   if (known.length !== width * height) return null;
-  let img = fogCache.get(known);
-  if (img) return img;
-  img = document.createElement('canvas');
+  let fog = fogCache.get(known);
+  if (fog) return fog;
+  const img = document.createElement('canvas');
   img.width = width;
   img.height = height;
   const ctx = img.getContext('2d');
   if (!ctx) return null;
   const data = ctx.createImageData(width, height);
-  for (let i = 0; i < known.length; i++) {
-    data.data[i * 4 + 3] = known[i] ? 0 : 170;
+  /** @type {number[][]} [y, x0, x1) */
+  const runs = [];
+  for (let y = 0; y < height; y++) {
+    let start = -1;
+    for (let x = 0; x <= width; x++) {
+      const unknown = x < width && !known[y * width + x];
+      if (unknown) data.data[(y * width + x) * 4 + 3] = 115;
+      if (unknown && start < 0) start = x;
+      else if (!unknown && start >= 0) {
+        runs.push([y, start, x]);
+        start = -1;
+      }
+    }
   }
   ctx.putImageData(data, 0, 0);
-  fogCache.set(known, img);
-  return img;
+  fog = { img, runs };
+  fogCache.set(known, fog);
+  return fog;
+}
+
+/**
+ * The hatching pattern (made once).
+ * @param {CanvasRenderingContext2D} ctx
+ */
+function hatchPattern(ctx) {
+  if (hatch) return hatch;
+  const tile = document.createElement('canvas');
+  tile.width = tile.height = 9;
+  const t = tile.getContext('2d');
+  if (!t) return null;
+  t.strokeStyle = 'rgba(200, 210, 225, 0.28)';
+  t.lineWidth = 1;
+  t.beginPath();
+  t.moveTo(-1, 10);
+  t.lineTo(10, -1);
+  t.stroke();
+  hatch = ctx.createPattern(tile, 'repeat');
+  return hatch;
 }
 
 /**
@@ -89,10 +125,15 @@ export function drawWorld(ctx, ts, app, now) {
   const w = app.world;
   const m = app.model;
   if (w.known && w.fog && w.player) {
-    const img = fogImage(w.known, m.width, m.height);
-    if (img) {
+    const fog = fogOf(w.known, m.width, m.height);
+    const pattern = hatchPattern(ctx);
+    if (fog) {
       ctx.imageSmoothingEnabled = false;
-      ctx.drawImage(img, 0, 0, m.width * ts, m.height * ts);
+      ctx.drawImage(fog.img, 0, 0, m.width * ts, m.height * ts);
+      if (pattern && ts >= 6) {
+        ctx.fillStyle = pattern;
+        for (const [y, x0, x1] of fog.runs) ctx.fillRect(x0 * ts, y * ts, (x1 - x0) * ts, ts);
+      }
     }
   }
   if (w.showClaimed) {
