@@ -15,11 +15,16 @@ Avoidance methods are read at run time from ``arcstar.world.units.BUILT_AVOIDANC
 
 from __future__ import annotations
 
+import json
 import platform
+import shutil
+import subprocess
 import tempfile
+from pathlib import Path
 from typing import Any
 
-from bench.common import Context, SectionResult, Table, fmt_ms, fmt_ratio
+from bench import common
+from bench.common import BenchError, Context, SectionResult, Table, fmt_ms, fmt_ratio
 
 TARGET_MS = 4.0  # ms per tick for 100 units in Pyodide
 OVERLAP_OK = 0.05  # tiles: the issue's door criterion, and the slack for "matches ORCA"
@@ -66,14 +71,22 @@ def timing_table(caption: str, result: dict[str, Any], peer: dict[int, dict[str,
         med = r.get("median_ms")
         met = ""
         if judged and r["count"] == 100 and med is not None:
-            met = "yes" if med <= TARGET_MS else "**no**"
-        if "error" in r:
-            rows.append([r["count"], r["method"], f"not run: {r['error']}"] + [""] * 10)
+            met = "- (failed)" if "error" in r else "yes" if med <= TARGET_MS else "**no**"
+        if "error" in r and not r.get("ticks"):
+            rows.append([r["count"], r["method"], f"failed: {r['error']}"] + [""] * 10)
             continue
+        if r.get("first_ms") is None:
+            rows.append([r["count"], r["method"], "the first tick was still running at the time budget: stopped"]
+                        + [""] * 10)
+            continue
+        after = "; cut at the time budget" if r.get("cut") else ""
+        if "error" in r:
+            after += f"; then failed: {r['error']}"
+
         rows.append([
             r["count"], r["method"], fmt_ms(r.get("first_ms")), fmt_ms(med), fmt_ms(r.get("p95_ms")),
             fmt_ms(r.get("max_ms")),
-            f"{r['ticks']} ({r['game_s']:.0f} s){'; cut at the time budget' if r.get('cut') else ''}",
+            f"{r['ticks']} ({r['game_s']:.0f} s){after}",
             f"{r['moving_median']:.0f}",
             fmt_ms(pw), fmt_ratio(med / pw) if med and pw else "-", fmt_ms(pb),
             fmt_ratio(med / pb) if med and pb else "-", met,
@@ -118,24 +131,74 @@ def world_cpython(ctx: Context, counts: list[int] | None = None, ticks: int | No
     return res
 
 
+def pyodide_run(ctx: Context, request: dict[str, Any], timeout: float) -> tuple[dict[str, Any] | None, str, str]:
+    """``world_bench.run_request_json(request)`` in Pyodide under Node.js (``pyodide_runner.mjs``),
+    killed after ``timeout`` s (a tick that never returns cannot be stopped from inside Pyodide):
+    (the result or None, "under Node.js <version>", why it failed)."""
+    from bench.common import BENCH, ROOT
+    from bench.sections_search import pyodide_package_dir, pyodide_runtime_dir
+
+    node = shutil.which("node")
+    if node is None:
+        raise BenchError("node is not on PATH")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:
+        data = Path(tmp) / "data"
+        data.mkdir()
+        config = {"pyodide_dir": str(pyodide_runtime_dir(ctx)), "package_cache_dir": str(pyodide_package_dir(ctx)),
+                  "pycore": str(common.PYCORE), "bench": str(BENCH), "data_dir": str(data), "wheels": [],
+                  "module": "world_bench", "request": request}
+        cfg = Path(tmp) / "config.json"
+        cfg.write_text(json.dumps(config))
+        with open(Path(tmp) / "stderr.txt", "w+") as err:
+            proc = subprocess.Popen([node, str(BENCH / "pyodide_runner.mjs"), str(cfg)], cwd=ROOT,
+                                    stdout=subprocess.PIPE, stderr=err, text=True)
+            try:
+                out, _ = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+                return None, f"under Node.js {version}", f"stopped after {timeout:.0f} s (a tick did not return)"
+            err.seek(0)
+            tail = err.read().strip().splitlines()[-10:]
+    line = next((ln for ln in reversed(out.splitlines()) if ln.startswith("RESULT ")), None)
+    if proc.returncode != 0 or line is None:
+        return None, f"under Node.js {version}", f"exit {proc.returncode}: " + " / ".join(tail)[-300:]
+    return json.loads(line[len("RESULT "):]), f"under Node.js {version}", ""
+
+
 def world_pyodide(ctx: Context, counts: list[int] | None = None, ticks: int | None = None,
                   size: int | None = None) -> SectionResult:
     """The same ticks inside Pyodide under Node.js; pyrvo on CPython in the same run."""
-    from bench.sections_search import run_in_pyodide
+    from bench import world_bench
 
     res = SectionResult("world_pyodide", "World ticks in Pyodide (Node.js): a crowd of 100 and 250 units, "
                         "beside pyrvo (ORCA, native)")
     request = timing_request(ctx, counts, ticks, size)
-    with tempfile.TemporaryDirectory(prefix="arcstar-bench-") as tmp:  # no data: an empty folder
-        result, under = run_in_pyodide(ctx, "world_bench", request, tmp)
+    built = world_bench.built_methods()
+    methods = [m for m in request["methods"] or () if m in built] or built
+    result: dict[str, Any] = {"runtime": {}, "methods": methods, "timing": []}
+    under = ""
+    for method in methods:  # one Node.js process per method, so a method that hangs loses only its rows
+        ctx.log(f"Pyodide: world ticks, avoidance {method}")
+        one, under, why = pyodide_run(ctx, {**request, "methods": [method]},
+                                      timeout=len(request["counts"]) * (request["budget_s"] + 60.0) + 120.0)
+        if one is None:
+            result["timing"] += [{"count": c, "method": method, "error": why} for c in request["counts"]]
+            continue
+        result["runtime"] = one["runtime"]
+        result["timing"] += one["timing"]
     peer = pyrvo_timing(ctx, request)
     versions, note = peer_versions_note()
-    runtime = f"Pyodide {result['runtime'].get('pyodide', '')} (Python {result['runtime']['python']}) {under}"
+    rt = result["runtime"]
+    runtime = f"Pyodide {rt.get('pyodide', '')} (Python {rt.get('python', '?')}) {under}"
     res.tables.append(timing_table(runtime, result, peer, judged=True))
     res.notes += TIMING_NOTES + [
         note + "; pyrvo is a C++ extension with no Pyodide build, so it runs natively on CPython "
-        f"{platform.python_version()} in this same section run, right after the Pyodide run",
-        f"avoidance methods built: {', '.join(result['methods'])}",
+        f"{platform.python_version()} in this same section run, right after the Pyodide runs",
+        "each avoidance method runs in its own Node.js process (a tick that never returns cannot be "
+        "stopped inside Pyodide; its process is killed and only its rows are lost)",
+        f"avoidance methods built: {', '.join(methods)}",
         f"goal: <= {TARGET_MS:g} ms per tick for 100 units (a 10 Hz world then costs 4% of a core)",
     ]
     res.data = {"arcstar": result, "pyrvo": peer, "peers": versions}
@@ -153,25 +216,39 @@ def fmt_overlap(m: dict[str, Any]) -> str:
     d = m["deepest_overlap"]
     if d <= 0.0:
         return "0"
-    return f"{d:.3f} ({'/'.join(m['overlap_pair'])} at {m['overlap_time']:.2f} s)"
+    depth = f"{d:.3f}" if d >= 0.0005 else "< 0.001"
+    return f"{depth} ({'/'.join(m['overlap_pair'])} at {m['overlap_time']:.2f} s)"
 
 
 def fmt_stuck(m: dict[str, Any]) -> str:
     return "0" if m["longest_stuck"] <= 0.0 else f"{m['longest_stuck']:.2f} ({m['stuck_unit']})"
 
 
+def fmt_wall(m: dict[str, Any]) -> str:
+    d = m.get("deepest_wall")
+    if d is None:
+        return "-"
+    if d <= 0.0:
+        return "0"
+    depth = f"{d:.3f}" if d >= 0.0005 else "< 0.001"
+    return f"{depth} ({m['wall_unit']} at {m['wall_time']:.2f} s)"
+
+
 def metric_cells(m: dict[str, Any]) -> list[str]:
     return [f"{m['arrived']}/{m['units']}", fmt_s(m["makespan"]), fmt_s(m["sum_of_travel"]), fmt_overlap(m),
-            fmt_stuck(m)]
+            fmt_wall(m), fmt_stuck(m)]
 
 
 def proof_check(m: dict[str, Any]) -> str:
-    """The issue's scenario test: all arrive, no overlap beyond OVERLAP_OK, none stuck > STUCK_OK."""
+    """The issue's scenario test: all arrive, no overlap beyond OVERLAP_OK (between bodies, and of a
+    body with a wall), none stuck > STUCK_OK."""
     fails = []
     if m["arrived"] < m["units"]:
         fails.append(f"{m['units'] - m['arrived']} not arrived")
     if m["deepest_overlap"] > OVERLAP_OK:
         fails.append("overlap")
+    if (m.get("deepest_wall") or 0.0) > OVERLAP_OK:
+        fails.append("in a wall")
     if m["longest_stuck"] > STUCK_OK:
         fails.append("stuck")
     return "yes" if not fails else "**no**: " + ", ".join(fails)
@@ -207,9 +284,11 @@ PEER_NOTES = [
     "avoidance, then `World.step()` (dt 0.05 s) to the scenario's duration or until every unit is done.",
     "Metrics (`arcstar.world.metrics`, the same code for every row): arrived / units; makespan (s; '-' unless "
     "all arrived); sum of travel times (s; a unit that never arrives counts the scenario's duration); deepest "
-    "overlap (tiles: (wi + wj) / 2 - distance, the deepest over every tick, with the pair and time); longest "
-    "stuck (s: the longest a not-yet-arrived unit stood still, speed and motion below 0.001 tiles/s, turning "
-    "on the spot not counted); ms/tick: median of `World.step()` (arcstar) or `do_step` (ORCA).",
+    "overlap (tiles: (wi + wj) / 2 - distance, the deepest over every tick, with the pair and time); deepest "
+    "wall overlap (tiles: how far a body reached into a blocked tile of the true map, or off it; a centre inside a "
+    "wall counts the half-width); longest stuck (s: the longest a not-yet-arrived unit stood still, speed and "
+    "motion below 0.001 tiles/s, turning on the spot and standing on its goal not counted); ms/tick: median "
+    "of `World.step()` (arcstar) or `do_step` (ORCA).",
     "ORCA (pyrvo): one agent per unit, radius width / 2, max speed the unit's top speed, dt 0.05 s; each unit's "
     "route planned once with `arcstar.world.orders.plan_route` (the unit's own method, width and turning "
     "radius), sampled every 0.25 tile; each tick the agent finds the nearest of the next 12 samples and heads "
@@ -280,18 +359,22 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
         best = min(solved) if solved else None
         for r in entry["arcstar"]:
             if "error" in r:
-                main_rows.append([name, f"arcstar {r['method']}", f"not run: {r['error']}"] + [""] * 6)
+                main_rows.append([name, f"arcstar {r['method']}", f"not run: {r['error']}"] + [""] * 7)
                 target_rows.append([name, r["method"], "-", "-", "-", "-"])
                 continue
             m = r["metrics"]
-            main_rows.append([name, f"arcstar {r['method']}", *metric_cells(m), fmt_ms(r["median_ms"]),
-                              f"{r['ticks']} ticks{' (cut at the time budget)' if r.get('cut') else ''}; "
-                              f"{', '.join(r['statuses'])}", proof_check(m)])
-            target_rows.append([name, r["method"], *judge(r, orca, best), proof_check(m)])
+            run = f"{r['ticks']} ticks{' (cut at the time budget)' if r.get('cut') else ''}; " \
+                f"{', '.join(r['statuses'])}"
+            proof = proof_check(m)
+            if r.get("failed"):
+                run += f"; **failed**: {r['failed']}"
+                proof = "**no**: failed"
+            main_rows.append([name, f"arcstar {r['method']}", *metric_cells(m), fmt_ms(r["median_ms"]), run, proof])
+            target_rows.append([name, r["method"], *judge(r, orca, best), proof])
         if orca is None:
-            main_rows.append([name, "ORCA (pyrvo)", "not installed"] + [""] * 6)
+            main_rows.append([name, "ORCA (pyrvo)", "not installed"] + [""] * 7)
         elif "error" in orca:
-            main_rows.append([name, "ORCA (pyrvo)", f"not run: {orca['error']}"] + [""] * 6)
+            main_rows.append([name, "ORCA (pyrvo)", f"not run: {orca['error']}"] + [""] * 7)
         else:
             main_rows.append([name, "ORCA (pyrvo)", *metric_cells(orca["metrics"]), fmt_ms(orca["step_median_ms"]),
                               f"{orca['ticks']} ticks; {orca['walls']} wall rectangles; Python driver "
@@ -299,29 +382,39 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
         for r in mapf:
             label = f"pymapf {r['label']}"
             if "error" in r:
-                mapf_rows.append([name, label, f"not run: {r['error']}"] + [""] * 7)
+                mapf_rows.append([name, label, f"not run: {r['error']}"] + [""] * 8)
                 continue
             if not r.get("solved"):
                 why = "invalid plan" if r.get("valid") is False else f"no solution within {limit:g} s"
-                mapf_rows.append([name, label, why, "-", "-", "-", "-", fmt_s(r.get("solve_s")), "-", "-"])
+                mapf_rows.append([name, label, why, "-", "-", "-", "-", "-", fmt_s(r.get("solve_s")), "-", "-"])
                 continue
             m = r["metrics"]
             mapf_rows.append([name, label, f"{m['arrived']}/{m['units']}",
                               f"{r['makespan_moves']} ({fmt_s(r['makespan_s'])} s)",
                               f"{r['sum_of_costs_moves']} ({fmt_s(r['sum_of_costs_s'])} s)", fmt_overlap(m),
-                              fmt_stuck(m), fmt_s(r["solve_s"]), f"{r['step_s']:.3f}",
+                              fmt_wall(m), fmt_stuck(m), fmt_s(r["solve_s"]), f"{r['step_s']:.3f}",
                               "best" if r["makespan_s"] == best else ""])
     res.tables.append(Table(f"arcstar and ORCA on the proof scenarios (CPython {platform.python_version()})",
                             ["scenario", "runner", "arrived", "makespan s", "sum of travel s", "deepest overlap",
-                             "longest stuck s", "ms/tick (median)", "run", "proof"], main_rows))
+                             "deepest wall overlap", "longest stuck s", "ms/tick (median)", "run", "proof"],
+                            main_rows))
     res.tables.append(Table("pymapf on the tile versions",
                             ["scenario", "solver", "arrived", "makespan moves (s)", "sum of costs moves (s)",
-                             "deepest overlap (moves as motion)", "longest wait s", "solve s", "s per move",
-                             "best makespan"], mapf_rows))
+                             "deepest overlap (moves as motion)", "deepest wall overlap", "longest wait s", "solve s",
+                             "s per move", "best makespan"], mapf_rows))
     res.tables.append(Table("Targets: arcstar's methods against the peers",
                             ["scenario", "avoidance", "arrivals >= ORCA", f"overlap <= max(ORCA, {OVERLAP_OK})",
                              f"makespan <= {MAKESPAN_SLACK}x pymapf best", "proof"], target_rows))
-    res.notes += PEER_NOTES + [note, f"avoidance methods built: {', '.join(built)}"]
+    summary = []
+    for method in built:
+        rows = [r for r in target_rows if r[1] == method]
+        counts = [sum(1 for r in rows if str(r[k]).startswith("yes")) for k in (2, 3, 4, 5)]
+        judged = [sum(1 for r in rows if not str(r[k]).startswith("-")) for k in (2, 3, 4, 5)]
+        summary.append(f"{method}: arrivals >= ORCA on {counts[0]}/{judged[0]}, overlap on {counts[1]}/{judged[1]}, "
+                       f"makespan within 20% of pymapf's best on {counts[2]}/{judged[2]}, proof on "
+                       f"{counts[3]}/{judged[3]} scenarios")
+    res.notes += PEER_NOTES + [note, f"avoidance methods built: {', '.join(built)}",
+                               "targets met (scenarios where judged): " + "; ".join(summary)]
     res.data = data
     return res
 

@@ -18,10 +18,14 @@ Standalone: ``python bench/world_bench.py [--quick]`` (pycore/ on the path).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import statistics
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -57,36 +61,75 @@ def percentile(values: list[float], q: float) -> float | None:
     return float(np.percentile(values, q)) if values else None
 
 
+class OverBudget(Exception):
+    """The wall-time budget ran out in the middle of a tick."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise ``OverBudget`` in this (main) thread once ``seconds`` of wall time have passed, even
+    inside a tick that never returns on its own. Where timers cannot be had (Pyodide, a thread
+    other than the main one) it does nothing and only the checks between ticks hold."""
+    usable = sys.platform != "emscripten" and hasattr(signal, "setitimer") \
+        and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def fire(signum: int, frame: Any) -> None:
+        raise OverBudget
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def failure(exc: BaseException, tick: int) -> str:
+    return f"{type(exc).__name__} at tick {tick}: {exc}"[:300]
+
+
 def tick_timing(count: int, size: int, method: str, ticks: int, seed: int, budget_s: float = 120.0) -> dict[str, Any]:
     """One crowd, ``ticks`` timed ticks after the first (see the module notes), fewer if they
-    take more than ``budget_s`` seconds in all (``cut`` says so)."""
+    take more than ``budget_s`` seconds in all (``cut`` says so; a tick running when the budget
+    runs out is stopped where timers can be had). An exception is reported (``error``) with
+    what was measured before it."""
     from arcstar.world import presets, read_scenario
 
     doc = presets.crowd(count=count, size=size, avoidance=method, seed=seed)
-    out: dict[str, Any] = {"count": count, "size": size, "method": method}
+    out: dict[str, Any] = {"count": count, "size": size, "method": method, "cut": False, "first_ms": None}
     try:
         world = read_scenario(doc).world
     except Exception as exc:  # noqa: BLE001 - a method refused or broken: said in the table
         out["error"] = f"{type(exc).__name__}: {exc}"
         return out
     world.record = False
-    t0 = time.perf_counter()
-    world.step()
-    out["first_ms"] = (time.perf_counter() - t0) * 1000.0
-    times, moving = [], []
+    times: list[float] = []
+    moving: list[int] = []
     started = time.perf_counter()
-    out["cut"] = False
-    for _ in range(ticks):
-        if time.perf_counter() - started > budget_s:
-            out["cut"] = True
-            break
-        n = sum(1 for u in world.units if u.mover is not None)
-        if n == 0 and not world.busy:
-            break
-        t0 = time.perf_counter()
-        world.step()
-        times.append((time.perf_counter() - t0) * 1000.0)
-        moving.append(n)
+    try:
+        with deadline(budget_s):
+            t0 = time.perf_counter()
+            world.step()
+            out["first_ms"] = (time.perf_counter() - t0) * 1000.0
+            for _ in range(ticks):
+                if time.perf_counter() - started > budget_s:
+                    out["cut"] = True
+                    break
+                n = sum(1 for u in world.units if u.mover is not None)
+                if n == 0 and not world.busy:
+                    break
+                t0 = time.perf_counter()
+                world.step()
+                times.append((time.perf_counter() - t0) * 1000.0)
+                moving.append(n)
+    except OverBudget:
+        out["cut"] = True
+    except Exception as exc:  # noqa: BLE001 - a broken method: said in the table
+        out["error"] = failure(exc, world.ticks)
     out.update(ticks=len(times), median_ms=statistics.median(times) if times else None,
                p95_ms=percentile(times, 95), max_ms=max(times) if times else None,
                moving_median=statistics.median(moving) if moving else 0, game_s=len(times) * world.dt)
@@ -96,7 +139,9 @@ def tick_timing(count: int, size: int, method: str, ticks: int, seed: int, budge
 def run_scenario_timed(doc: dict[str, Any], budget_s: float = 300.0) -> dict[str, Any]:
     """Run a scenario document to its end with every ``step()`` timed: the metrics of the
     trajectories (``arcstar.world.metrics``), ms per tick, the units' statuses. Past
-    ``budget_s`` seconds of wall time the run stops (``cut``) and is scored as it stands."""
+    ``budget_s`` seconds of wall time the run stops (``cut``; a tick still running is stopped
+    where timers can be had) and is scored as it stands, as it is after an exception
+    (``error``)."""
     from arcstar.world import metrics, read_scenario
 
     t0 = time.perf_counter()
@@ -104,23 +149,29 @@ def run_scenario_timed(doc: dict[str, Any], budget_s: float = 300.0) -> dict[str
     world = scenario.world
     setup_ms = (time.perf_counter() - t0) * 1000.0
     end = round(scenario.duration / world.dt)
-    times = []
+    times: list[float] = []
     started = time.perf_counter()
-    cut = False
-    while world.ticks < end and world.busy:
-        if time.perf_counter() - started > budget_s:
-            cut = True
-            break
-        t0 = time.perf_counter()
-        world.step()
-        times.append((time.perf_counter() - t0) * 1000.0)
+    cut, error = False, None
+    try:
+        with deadline(budget_s):
+            while world.ticks < end and world.busy:
+                if time.perf_counter() - started > budget_s:
+                    cut = True
+                    break
+                t0 = time.perf_counter()
+                world.step()
+                times.append((time.perf_counter() - t0) * 1000.0)
+    except OverBudget:
+        cut = True
+    except Exception as exc:  # noqa: BLE001 - a broken method: scored as it stands, said in the table
+        error = failure(exc, world.ticks)
     goals = {u["id"]: (u["goal"][0], u["goal"][1]) for u in doc["units"]}
     tracks = [metrics.Track(u.id, u.spec.width, np.asarray(u.samples, dtype=np.float64), u.arrived, goals[u.id])
               for u in world.units]
-    m = metrics.measure(tracks, duration=scenario.duration)
-    return {"metrics": m.as_dict(), "ticks": len(times), "cut": cut, "dt": world.dt, "setup_ms": setup_ms,
-            "median_ms": statistics.median(times) if times else None, "p95_ms": percentile(times, 95),
-            "max_ms": max(times) if times else None, "game_s": world.time,
+    m = metrics.measure(tracks, duration=scenario.duration, blocked=world.map.blocked)  # the true map (fog too)
+    return {"metrics": m.as_dict(), "ticks": len(times), "cut": cut, "failed": error, "dt": world.dt,
+            "setup_ms": setup_ms, "median_ms": statistics.median(times) if times else None,
+            "p95_ms": percentile(times, 95), "max_ms": max(times) if times else None, "game_s": world.time,
             "statuses": sorted({u.status for u in world.units}),
             "events": len(getattr(world, "events", ()))}
 

@@ -216,7 +216,7 @@ def orca_run(doc: dict[str, Any]) -> dict[str, Any]:
             break
     tracks = [metrics.track(u["id"], u["spec"].width, samples[i], arrived[i], u["goal"])
               for i, u in enumerate(units)]
-    m = metrics.measure(tracks, duration=duration)
+    m = metrics.measure(tracks, duration=duration, blocked=world.map.blocked)
     return {"metrics": m.as_dict(), "ticks": len(step_ms), "walls": walls,
             "step_median_ms": statistics.median(step_ms) if step_ms else None,
             "step_p95_ms": float(np.percentile(step_ms, 95)) if step_ms else None,
@@ -347,6 +347,7 @@ def mapf_run(doc: dict[str, Any], solvers: tuple[str, ...] = MAPF_SOLVERS, time_
                    sum_of_costs_moves=sol.sum_of_costs, makespan_s=sol.makespan * step_s,
                    sum_of_costs_s=sol.sum_of_costs * step_s)
         tracks = mapf_tracks(sol.paths, units, step_s, world.dt)
-        row["metrics"] = metrics.measure(tracks, duration=max(duration, sol.makespan * step_s)).as_dict()
+        row["metrics"] = metrics.measure(tracks, duration=max(duration, sol.makespan * step_s),
+                                         blocked=world.map.blocked).as_dict()
         rows.append(row)
     return rows

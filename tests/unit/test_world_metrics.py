@@ -139,6 +139,28 @@ def test_creeping_by_micrometres_is_standing_still():
     assert m.longest_stuck == pytest.approx(5.0) and m.stuck_unit == "j"
 
 
+def test_wall_overlap_against_tile_squares():
+    # A 3x3 map with its centre tile blocked. A body 1.0 wide at (0.5, 1.5) touches the blocked
+    # square [1, 2) x [1, 2) exactly (distance 0.5): no overlap. At (0.7, 1.5): 0.2 deep. At
+    # (0.5, 0.5), 0.5 from the square's corner (1, 1) diagonally: 0.5 - sqrt(0.5) < 0, none.
+    blocked = np.array([[False, False, False], [False, True, False], [False, False, False]])
+    at = [[0.0, 0.5, 1.5, 0, 0], [1.0, 0.7, 1.5, 0, 0], [2.0, 0.5, 0.5, 0, 0]]
+    assert M.wall_overlap([M.track("a", 1.0, at, None, (0, 0))], blocked) == (pytest.approx(0.2), 0, 1.0)
+    corner = [[0.0, 0.6, 0.6, 0, 0]]  # distance to (1, 1) is sqrt(0.32); 0.6 wide: 0.3 - 0.566 < 0
+    assert M.wall_overlap([M.track("c", 0.6, corner, None, (0, 0))], blocked) == (0.0, -1, None)
+    corner = [[0.0, 0.8, 0.8, 0, 0]]  # sqrt(0.08) = 0.283 from the corner; 1.0 wide: 0.217 deep
+    depth, _, _ = M.wall_overlap([M.track("c", 1.0, corner, None, (0, 0))], blocked)
+    assert depth == pytest.approx(0.5 - math.sqrt(0.08))
+    # Off the map counts as wall: 0.2 past the left edge; a centre inside a wall: the half-width.
+    assert M.wall_overlap([M.track("e", 1.0, [[0.0, 0.3, 0.5, 0, 0]], None, (0, 0))], blocked)[0] == \
+        pytest.approx(0.2)
+    assert M.wall_overlap([M.track("i", 0.4, [[0.0, 1.5, 1.5, 0, 0]], None, (0, 0))], blocked)[0] == \
+        pytest.approx(0.2)
+    m = M.measure([M.track("a", 1.0, at, None, (0, 0))], blocked=blocked)
+    assert m.deepest_wall == pytest.approx(0.2) and m.wall_unit == "a" and m.wall_time == 1.0
+    assert M.measure([M.track("a", 1.0, at, None, (0, 0))]).deepest_wall is None
+
+
 def test_track_refuses_what_is_not_a_trajectory():
     with pytest.raises(ValueError, match="rows"):
         M.track("a", 1.0, [[0.0, 1.0, 2.0]], None, (0, 0))

@@ -78,7 +78,9 @@ class Metrics:
     standing still), with the unit's id.
     farthest_from_goal: the largest distance (tiles) between a unit that never arrived and its
     goal at its last sample (0.0 if all arrived).
-    duration: the run's length used for sum_of_travel.
+    duration: the run's length used for sum_of_travel. deepest_wall: with a map given, how deep
+    (tiles) any body ever reached into a blocked tile or off the map (``wall_overlap``), with
+    the unit and time (None: no map given).
     """
 
     units: int
@@ -94,6 +96,9 @@ class Metrics:
     stuck_unit: str | None
     farthest_from_goal: float
     duration: float
+    deepest_wall: float | None = None
+    wall_unit: str | None = None
+    wall_time: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready (tuples as lists)."""
@@ -199,9 +204,42 @@ def stuck_time(tr: Track) -> float:
     return float(np.max(total - reset, initial=0.0))
 
 
-def measure(tracks: Iterable[Track], duration: float | None = None) -> Metrics:
+def wall_overlap(tracks: Sequence[Track], blocked: np.ndarray) -> tuple[float, int, float | None]:
+    """The deepest reach of a body into a wall: over every sample of every unit, the largest
+    width / 2 - (distance from its centre to a blocked tile's square), tiles outside the map
+    counting as blocked; ``blocked`` is the map's mask indexed [y, x]. (depth, unit index, time
+    in s), or (0.0, -1, None) when no body touches a wall. A centre inside a wall counts the full
+    half-width."""
+    best, who, when = 0.0, -1, None
+    h, w = blocked.shape
+    for j, tr in enumerate(tracks):
+        s = tr.samples[np.isfinite(tr.samples[:, 1]) & np.isfinite(tr.samples[:, 2])]
+        if len(s) == 0:
+            continue
+        t, x, y = s[:, 0], s[:, 1], s[:, 2]
+        r = tr.width / 2.0
+        reach = math.ceil(r)
+        fx, fy = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
+        for dy in range(-reach, reach + 1):
+            for dx in range(-reach, reach + 1):
+                tx, ty = fx + dx, fy + dy
+                on_map = (tx >= 0) & (tx < w) & (ty >= 0) & (ty < h)
+                wall = np.ones(len(s), dtype=bool)
+                wall[on_map] = blocked[ty[on_map], tx[on_map]]
+                if not wall.any():
+                    continue
+                gap = np.hypot(x - np.clip(x, tx, tx + 1), y - np.clip(y, ty, ty + 1))
+                depth = np.where(wall, r - gap, -np.inf)
+                k = int(np.argmax(depth))
+                if depth[k] > best:
+                    best, who, when = float(depth[k]), j, float(t[k])
+    return best, who, when
+
+
+def measure(tracks: Iterable[Track], duration: float | None = None, blocked: np.ndarray | None = None) -> Metrics:
     """The ``Metrics`` of a run made of ``tracks`` (``duration``: the run's length in s for the
-    units that never arrived; default the latest sample time of any unit)."""
+    units that never arrived; default the latest sample time of any unit; ``blocked``: the map's
+    blocked mask, [y, x], for ``deepest_wall``)."""
     trs = list(tracks)
     if duration is None:
         duration = max((float(tr.samples[-1, 0]) for tr in trs), default=0.0)
@@ -214,6 +252,9 @@ def measure(tracks: Iterable[Track], duration: float | None = None) -> Metrics:
     depth, at, i, j = deepest_overlap(xs, ys, np.array([tr.width for tr in trs]))
     stuck = [stuck_time(tr) for tr in trs]
     worst = int(np.argmax(stuck)) if stuck else -1
+    wall: tuple[float | None, int, float | None] = (None, -1, None)
+    if blocked is not None:
+        wall = wall_overlap(trs, np.asarray(blocked, dtype=bool))
     far = [math.hypot(tr.samples[-1, 1] - tr.goal[0], tr.samples[-1, 2] - tr.goal[1])
            for tr in trs if tr.arrived is None]
     return Metrics(
@@ -230,4 +271,7 @@ def measure(tracks: Iterable[Track], duration: float | None = None) -> Metrics:
         stuck_unit=trs[worst].id if stuck and stuck[worst] > 0.0 else None,
         farthest_from_goal=max(far, default=0.0),
         duration=float(duration),
+        deepest_wall=wall[0],
+        wall_unit=trs[wall[1]].id if wall[1] >= 0 else None,
+        wall_time=wall[2],
     )
