@@ -107,7 +107,8 @@ BAD = [
     (_with(duration="10"), "duration"),
     (_with(dt=0.0), "dt"),
     (_with(dt=5), "dt"),
-    (_with(avoidance="pinter"), "avoidance"),
+    (_with(avoidance="Pinter"), "avoidance"),
+    (_with(fog="yes"), "fog"),
     (_with(avoidance="flock"), "avoidance"),
     (_with(method="teleport"), "method"),
     (_with(colour="red"), "colour"),
@@ -165,8 +166,8 @@ def test_hostile_text_is_refused(text, why):
 def test_the_command_line_exits_2_with_the_message(tmp_path, capsys):
     code, out = _run_cli(tmp_path, capsys, _with(units__0__start=[6.5, 2.5, 0.0]))
     assert code == 2 and "units[0].start" in out.err and "wall" in out.err and out.out == ""
-    code, out = _run_cli(tmp_path, capsys, _with(avoidance="cooperative"))
-    assert code == 2 and "not built yet" in out.err
+    code, out = _run_cli(tmp_path, capsys, _with(avoidance="orca"))
+    assert code == 2 and "avoidance must be one of none, pinter, claimed, cooperative" in out.err
     code, out = _run_cli(tmp_path, capsys, "not json")
     assert code == 2 and "not valid JSON" in out.err
     assert main(["world", str(tmp_path / "missing.json")]) == 2

@@ -54,24 +54,54 @@ DEFAULT_WINDOW = 16
 
 
 class _Reservations:
-    """The space-time reservation table of one planning round."""
+    """The space-time reservation table of one planning round. With ``gap``, a tile left in a
+    tick is not entered by another agent in the next (no agent follows right on another's heels)."""
 
-    def __init__(self) -> None:
+    def __init__(self, gap: bool = False) -> None:
         self.vertex: set[tuple[int, int]] = set()         # (tile, t)
+        self.shadow: dict[tuple[int, int], int] = {}      # (tile, t) -> agent: held one tick after it is left
         self.moves: set[tuple[int, int, int]] = set()     # (from, to, t): a move taken from t to t+1
         self.parked: dict[int, int] = {}                  # tile -> tick from which it is held for good
+        self.gap = gap
+        self.next: dict[tuple[int, int], int] = {}        # (tile, t) -> that agent's tile at t + 1
 
-    def free(self, tile: int, t: int) -> bool:
+    def free(self, tile: int, t: int, me: int = -1) -> bool:
         held_from = self.parked.get(tile)
-        return (tile, t) not in self.vertex and (held_from is None or t < held_from)
+        if (tile, t) in self.vertex or (held_from is not None and t >= held_from):
+            return False
+        if self.gap:
+            return self.shadow.get((tile, t), me) == me and (tile, t + 1) not in self.vertex and (
+                held_from is None or t + 1 < held_from)
+        return True
 
     def swap_free(self, a: int, b: int, t: int) -> bool:
         """Whether a move a -> b from t to t+1 does not meet someone moving b -> a."""
         return (b, a, t) not in self.moves
 
-    def claim(self, path: list[int], t0: int, goal: int) -> None:
+    def stand(self, tile: int, t: int, me: int) -> None:
+        """With ``gap``: agent ``me`` stands on ``tile`` at ``t``, so nobody else enters it at t+1."""
+        if self.gap:
+            self.shadow[(tile, t + 1)] = me
+
+    def closes_ring(self, a: int, b: int, t: int) -> bool:
+        """Whether a move a -> b from t to t+1 would close a ring of agents each moving into the
+        tile the next one leaves in that tick (a rotation: driven by bodies that each wait for
+        the tile ahead to be left, nobody could start)."""
+        at, seen = b, 0
+        while (at, t) in self.next and seen < 64:
+            at = self.next[(at, t)]
+            if at == a:
+                return True
+            seen += 1
+        return False
+
+    def claim(self, path: list[int], t0: int, goal: int, me: int = -1) -> None:
         for k, tile in enumerate(path):
             self.vertex.add((tile, t0 + k))
+            if k + 1 < len(path) and path[k + 1] != tile:
+                self.next[(tile, t0 + k)] = path[k + 1]
+            if self.gap:
+                self.shadow[(tile, t0 + k + 1)] = me
             if k:
                 self.moves.add((path[k - 1], tile, t0 + k - 1))
         if path[-1] == goal:
@@ -92,7 +122,7 @@ class CooperativePlanner:
     """
 
     def __init__(self, tilemap: TileMap, agents: Sequence[tuple[Tile, Tile]], window: int = DEFAULT_WINDOW,
-                 neighbours: int = 8) -> None:
+                 neighbours: int = 8, gap: bool = False, rotations: bool = True) -> None:
         if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
             raise BadInput(f"window must be a whole number of ticks, at least 1, got {shown(window)}", "window")
         if isinstance(neighbours, bool) or neighbours not in (4, 8):
@@ -100,6 +130,8 @@ class CooperativePlanner:
         self.width, self.height = tilemap.width, tilemap.height
         self.window = int(window)
         self.neighbours = int(neighbours)
+        self.gap = bool(gap)
+        self.rotations = bool(rotations)
         self.replan_every = max(1, self.window // 2)
         self._open = ~np.asarray(tilemap.blocked, dtype=bool)
         starts, goals = self._check_agents(agents)
@@ -192,7 +224,7 @@ class CooperativePlanner:
         reservation."""
         start, goal, dist = self.positions[i], self.goals[i], self._distance[i]
         end = t0 + self.window
-        if any(not table.free(start, t0 + k) for k in range(1, hold + 1)):
+        if any(not table.free(start, t0 + k, i) for k in range(1, hold + 1)):
             return None
         g_of: dict[tuple[int, int], int] = {(start, t0 + hold): 0}
         parent: dict[tuple[int, int], tuple[int, int]] = {(start, t0 + k + 1): (start, t0 + k) for k in range(hold)}
@@ -211,7 +243,9 @@ class CooperativePlanner:
                     path.append(state[0])
                 return path[::-1]
             for v in (u, *self._adjacent[u]):
-                if not table.free(v, t + 1) or (v != u and not table.swap_free(u, v, t)):
+                if not table.free(v, t + 1, i) or (v != u and not table.swap_free(u, v, t)):
+                    continue
+                if not self.rotations and v != u and table.closes_ring(u, v, t):
                     continue
                 ng = g + (0 if v == u == goal else 1)
                 key = (v, t + 1)
@@ -233,7 +267,9 @@ class CooperativePlanner:
         order += [i for i in range(n) if self.positions[i] == self.goals[i]]
         hold = [0] * n
         for _attempt in range(3 * n + 2 * self.window):
-            table = _Reservations()
+            table = _Reservations(self.gap)
+            for k, p in enumerate(self.positions):
+                table.stand(p, self.tick, k)
             plans: list[list[int] | None] = [None] * n
             failed = -1
             for i in order:
@@ -241,7 +277,7 @@ class CooperativePlanner:
                 if path is None:
                     failed = i
                     break
-                table.claim(path, self.tick, self.goals[i])
+                table.claim(path, self.tick, self.goals[i], i)
                 plans[i] = path
             if failed < 0:
                 self._plans = [p for p in plans if p is not None]
@@ -261,7 +297,7 @@ class CooperativePlanner:
 
     def _blockers(self, i: int, plans: list[list[int] | None]) -> list[int]:
         """The planned agents whose paths meet agent i's plan made as if it were alone."""
-        alone = self._search(i, self.tick, _Reservations())
+        alone = self._search(i, self.tick, _Reservations(self.gap))
         if alone is None:
             return []
         out = []

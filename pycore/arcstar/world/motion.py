@@ -30,6 +30,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..geometry.primitives import Arc, Path, angle_diff, normalize_angle
 from .units import UnitSpec
 
@@ -111,6 +113,7 @@ class Mover:
         self.x, self.y = path.start_pose().xy
         self.done = self.arrived = self.braking = False
         self.reach = unit.speed ** 2 / (2.0 * unit.braking) + unit.speed + 1.0  # look-ahead (tiles)
+        self._points: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def gear(self) -> int:
@@ -128,13 +131,39 @@ class Mover:
         no more than ``vc`` (see the module notes)."""
         return max(vc, math.sqrt(b * b * dt * dt + vc * vc + 2.0 * b * max(distance, 0.0)) - b * dt)
 
-    def _next_speed(self, dt: float, stop: Barrier) -> float:
+    def stopping_distance(self) -> float:
+        """How far the unit runs before it stands if it brakes from now (tiles)."""
+        return self.v * self.v / (2.0 * self.unit.braking)
+
+    def points(self, spacing: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
+        """The path sampled every ``spacing`` tiles: distances along it and (x, y) there, made
+        once (for spacing checks against other units)."""
+        cached = self._points
+        if cached is None:
+            dist: list[float] = []
+            xy: list[tuple[float, float]] = []
+            start = 0.0
+            for seg in self.path.segments:
+                n = max(1, math.ceil(seg.length / spacing))
+                for i in range(n):
+                    d = seg.length * i / n
+                    p = seg.pose_at(d)
+                    dist.append(start + d)
+                    xy.append((p.x, p.y))
+                start += seg.length
+            end = self.path.end_pose()
+            dist.append(start)
+            xy.append((end.x, end.y))
+            cached = self._points = (np.asarray(dist), np.asarray(xy))
+        return cached
+
+    def _next_speed(self, dt: float, stop: Barrier, room: float) -> float:
         u, s = self.unit, self.s
         b = u.braking
         v = min(self.v + u.acceleration * dt, u.speed)
         if self.braking:
             v = min(v, max(0.0, self.v - b * dt))
-        v = min(v, self._allowed(0.0, stop.s - s, b, dt))
+        v = min(v, self._allowed(0.0, min(stop.s - s, room), b, dt))
         for a, e, cap in self.caps:
             if a > s + self.reach:
                 break
@@ -144,8 +173,10 @@ class Mover:
                 v = min(v, self._allowed(cap, a - s, b, dt))
         return max(v, 0.0, self.v - b * dt) if not self.braking else max(v, 0.0)
 
-    def step(self, dt: float) -> None:
-        """Advance one tick of ``dt`` seconds: pivot at a stop, or pick the speed and move."""
+    def step(self, dt: float, room: float = math.inf) -> None:
+        """Advance one tick of ``dt`` seconds: pivot at a stop, or pick the speed and move.
+        ``room``: how far ahead (tiles along the path) the unit may go before it must stand
+        (another unit's body there); it brakes for it as for a stop, within its braking."""
         if self.done:
             self.v = 0.0
             return
@@ -168,7 +199,11 @@ class Mover:
                 self.k = len(self.path.segments) - 1
                 return
             stop = self.stops[0]
-        v_prev, v = self.v, self._next_speed(dt, stop)
+        v_prev, v = self.v, self._next_speed(dt, stop, room)
+        if v < 1e-9:
+            v = 0.0  # not a crawl of rounding errors: standing
+        if v == 0.0 and v_prev == 0.0:
+            return  # held: another unit is in the way
         s = self.s + v * dt
         if stop.s - s <= SNAP and v_prev <= self.unit.braking * dt:
             s, v = stop.s, 0.0  # the last sliver of the approach: stand on the stop

@@ -15,12 +15,14 @@ from enum import StrEnum
 
 from ..geometry.primitives import Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
-from ..outcomes import Status
+from ..outcomes import BadInput, Status
 from ..planner import PlanResult, nearest, plan
 from .units import UnitSpec
 
 #: Positions closer than this are the same point (tiles).
 SAME = 1e-9
+#: A lead-in within this of straight behind the unit counts as behind it (radians).
+BEHIND = 0.2
 
 
 class OrderKind(StrEnum):
@@ -64,7 +66,11 @@ def tile_of(x: float, y: float) -> tuple[int, int]:
     return math.floor(x), math.floor(y)
 
 
-def _route_from(result: PlanResult, pose: Pose, goal: Point, unit: UnitSpec) -> Route:
+def route_from(result: PlanResult, pose: Pose, goal: Point, reverse: bool = False) -> Route:
+    """The route a plan gives from ``pose`` (the unit's exact place) to ``goal``: the plan's path
+    with the lead-in from ``pose`` and the lead-out to the exact goal point (and its heading).
+    With ``reverse`` (the unit can back up), a lead-in straight behind the unit is driven in
+    reverse instead of turning round twice."""
     if result.status != Status.FOUND or (result.legal is False):
         why = result.message or str(result.status)
         return Route(None, message=f"{result.status}: {why}")
@@ -78,8 +84,10 @@ def _route_from(result: PlanResult, pose: Pose, goal: Point, unit: UnitSpec) -> 
     start = segs[0].start_pose() if segs else pose
     shift = 0.0
     if math.hypot(start.x - pose.x, start.y - pose.y) > SAME:
-        lead = Line(pose.x, pose.y, math.atan2(start.y - pose.y, start.x - pose.x),
-                    math.hypot(start.x - pose.x, start.y - pose.y))
+        way = math.atan2(start.y - pose.y, start.x - pose.x)
+        back = reverse and abs(angle_diff(way, pose.heading + math.pi)) < BEHIND
+        lead = Line(pose.x, pose.y, pose.heading if back else way, math.hypot(start.x - pose.x, start.y - pose.y),
+                    -1 if back else 1)
         segs.insert(0, lead)
         shift = lead.length
     end = segs[-1].end_pose() if segs else start
@@ -95,12 +103,29 @@ def _route_from(result: PlanResult, pose: Pose, goal: Point, unit: UnitSpec) -> 
     return Route(Path(tuple(segs)), limits, goal=goal)
 
 
+def start_tile(tilemap: TileMap, pose: Pose, goal: Point) -> tuple[int, int]:
+    """The tile to plan from: the one the unit stands on, or, when it is already past that
+    tile's centre heading for ``goal``, the open tile it is driving into (so that the route does
+    not start backwards)."""
+    here = tile_of(pose.x, pose.y)
+    dx, dy = math.cos(pose.heading), math.sin(pose.heading)
+    if (here[0] + 0.5 - pose.x) * dx + (here[1] + 0.5 - pose.y) * dy >= -0.05:
+        return here
+    ahead = tile_of(pose.x + 0.5 * dx, pose.y + 0.5 * dy)
+    if ahead == here or not (ahead[0] == here[0] or ahead[1] == here[1]) or not tilemap.in_bounds(*ahead) \
+            or tilemap.is_blocked(*ahead):
+        return here
+    gx, gy = goal[0], goal[1]
+    nearer = math.hypot(ahead[0] + 0.5 - gx, ahead[1] + 0.5 - gy) < math.hypot(here[0] + 0.5 - gx, here[1] + 0.5 - gy)
+    return ahead if nearer else here
+
+
 def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ...],
                to_nearest: bool = False) -> Route:
     """The route for ``unit`` standing at ``pose`` to ``goals[0]`` (or, ``to_nearest``, to the
     cheapest of ``goals``: Dijkstra with the unit's turning method, "tighter" for methods that
     plan curves themselves, which go to one goal only)."""
-    here = tile_of(pose.x, pose.y)
+    here = start_tile(tilemap, pose, goals[0])
     options = unit.plan_options()
     start = (here[0], here[1], pose.heading)
     if to_nearest and len(goals) > 1:
@@ -109,16 +134,23 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
             options.pop("people", None)
         else:
             options["method"] = "dijkstra"
-        result = nearest(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], **options)
+        try:
+            result = nearest(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], **options)
+        except BadInput as e:
+            return Route(None, message=f"{Status.NO_PATH}: {e}")
         if result.status != Status.FOUND:
             return Route(None, message=f"{result.status}: {result.message}")
         reached = tuple(result.path[-1])
         goal = next(g for g in goals if tile_of(g[0], g[1]) == reached)
-        return _route_from(result, pose, goal, unit)
+        return route_from(result, pose, goal, unit.can_reverse)
     goal = goals[0]
     gx, gy = tile_of(goal[0], goal[1])
-    if (gx, gy) == here:  # same tile: straight to the point (and turn to its heading)
+    if (gx, gy) in (here, tile_of(pose.x, pose.y)):  # same tile: straight to the point (and turn to its heading)
         same = PlanResult(Status.FOUND, path=[])
-        return _route_from(same, pose, goal, unit)
+        return route_from(same, pose, goal, unit.can_reverse)
     target = (gx, gy) if goal[2] is None else (gx, gy, goal[2])
-    return _route_from(plan(tilemap, start, target, **options), pose, goal, unit)
+    try:
+        result = plan(tilemap, start, target, **options)
+    except BadInput as e:  # on a map with other units walled in: the goal or start is taken
+        return Route(None, message=f"{Status.NO_PATH}: {e}")
+    return route_from(result, pose, goal, unit.can_reverse)

@@ -108,20 +108,20 @@ def group_swap(count: int = 10, avoidance: str = "pinter", kind: str = "person",
 
 
 def fog_dead_end(avoidance: str = "none", kind: str = "person") -> Doc:
-    """One unit in fog whose shortest route on an open map runs into a dead end it cannot see
-    from the start; it must discover the wall and go round."""
-    rows = ["##################",
-            "#................#",
-            "#.############...#",
-            "#.#..........#...#",
-            "#.#..........#...#",
-            "#.#...........####",
-            "#.#..........#...#",
-            "#.############...#",
-            "#................#",
-            "##################"]
-    units = [{"id": "scout", "kind": kind, "team": "blue", "start": [*_c(3, 5), EAST],
-              "goal": list(_c(16, 5))}]
+    """One unit in fog, in a room whose only way out is at its bottom left: on a map taken as open
+    where unknown, its way east to the goal runs into the room's east wall, which it sees only
+    when within its sight (4 tiles); it must discover it and go round by the top corridor."""
+    rows = ["####################",
+            "#..................#",
+            "#.################.#",
+            "#.#..............#.#",
+            "#.#..............#.#",
+            "#.#..............#.#",
+            "#.#..............#.#",
+            "#................#.#",
+            "####################"]
+    units = [{"id": "scout", "kind": kind, "team": "blue", "sight": 4.0, "start": [*_c(4, 4), EAST],
+              "goal": list(_c(18, 5))}]
     return _doc(rows, units, avoidance, 120.0, fog=True)
 
 

@@ -34,9 +34,9 @@ MAX_SAMPLES = 1_000_000
 MAX_ORDERS = 64
 MAX_POINTS = 64
 DT_RANGE = (0.005, 0.5)
-TOP_FIELDS = {"map", "seed", "duration", "avoidance", "units", "dt", "method"}
+TOP_FIELDS = {"map", "seed", "duration", "avoidance", "units", "dt", "method", "fog"}
 SPEC_FIELDS = {"width", "radius", "speed", "acceleration", "braking", "lateral", "turn_rate",
-               "can_reverse", "team", "method"}
+               "can_reverse", "team", "method", "sight"}
 UNIT_FIELDS = {"id", "kind", "start", "goal", "targets", "patrol", "orders"} | SPEC_FIELDS
 ORDER_FIELDS = {"type", "goal", "targets", "points", "at"}
 
@@ -187,7 +187,10 @@ def read_scenario(doc: Any) -> Scenario:
     if (ticks + 1) * len(units) > MAX_SAMPLES:
         raise BadInput(f"duration {duration:g} s at dt {dt:g} s for {len(units)} units makes more than "
                        f"{MAX_SAMPLES} samples; shorten it", "duration")
-    world = World(tilemap, dt, seed, avoidance)
+    fog = d.get("fog", False)
+    if not isinstance(fog, bool):
+        raise BadInput(f"fog must be true or false, got {shown(fog)}", "fog")
+    world = World(tilemap, dt, seed, avoidance, fog=fog)
     seen: set[str] = set()
     for i, raw in enumerate(units):
         spec, pose, orders = _unit(raw, f"units[{i}]", tilemap, method)

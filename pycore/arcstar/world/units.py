@@ -39,27 +39,30 @@ class Kind(StrEnum):
 
 
 class Avoidance(StrEnum):
-    """How units treat each other. Only ``none`` is built: units ignore each other.
+    """How units treat each other (``world.methods``).
 
-    Coming: ``pinter`` (every half second map the tiles each body covers over the next two
-    seconds; a unit that would collide decelerates and re-plans, passing on the right),
-    ``claimed`` (Lester's claimed tiles as penalties) and ``cooperative`` (windowed cooperative
-    A* with a space-time reservation table). ``BUILT`` lists what a scenario may ask for today.
+    none: they ignore each other (bodies pass through). pinter: Pinter's friendly-collision
+    avoidance (every half second, the tiles each body will cover over the next two seconds; a
+    unit that would collide decelerates and re-plans round them, passing on the right; with no
+    room it waits, yields or backs up). claimed: Lester's variants (stopped and adjacent units
+    are walls when planning, tiles on the way ahead of nearby moving units cost more, a unit
+    waits when the other will clear). cooperative: windowed cooperative A* (Silver 2005) on a
+    space-time reservation table, driven so that no two units ever hold one tile.
     """
 
     NONE = "none"
+    PINTER = "pinter"
+    CLAIMED = "claimed"
+    COOPERATIVE = "cooperative"
 
 
 BUILT_AVOIDANCE = tuple(a.value for a in Avoidance)
-COMING_AVOIDANCE = ("pinter", "claimed", "cooperative")
 
 
 def check_avoidance(value: Any, field: str = "avoidance") -> Avoidance:
     """``value`` as an ``Avoidance``; ``BadInput`` naming ``field`` for anything not built."""
     if isinstance(value, str) and value in BUILT_AVOIDANCE:
         return Avoidance(value)
-    if isinstance(value, str) and value in COMING_AVOIDANCE:
-        raise BadInput(f"{field} {value!r} is not built yet; use one of {', '.join(BUILT_AVOIDANCE)}", field)
     raise BadInput(f"{field} must be one of {', '.join(BUILT_AVOIDANCE)}, got {shown(value)}", field)
 
 
@@ -74,6 +77,7 @@ class UnitSpec:
     so the unit takes its own radius at full speed and the planner's tighter turns at
     sqrt(r' / radius) of it (``turning``'s speed factor). turn_rate: how fast it turns on the
     spot at a pivot (rad/s). can_reverse: it may back up (plans with Reeds-Shepp pieces).
+    sight: how far it sees in fog (tiles; 6 by default: a screen's corner of a 32-tile view).
     method: how it plans (``PLAN_METHODS``; "tighter" by default: legal paths that slow down for
     tight corners instead of failing). team: a free label for the lab and for avoidance.
     """
@@ -90,6 +94,7 @@ class UnitSpec:
     method: str = "tighter"
     team: str = ""
     kind: Kind | None = None
+    sight: float = 6.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not 0 < len(self.id) <= 64:
@@ -102,6 +107,9 @@ class UnitSpec:
             v = check_number(getattr(self, name), name, 0.0, strict=True)
             if v > MAX_RATE:
                 raise BadInput(f"{name} must be at most {MAX_RATE:g}, got {v:g}", name)
+        v = check_number(self.sight, "sight", 0.0, strict=True)
+        if v > 64:
+            raise BadInput(f"sight must be at most 64 tiles, got {v:g}", "sight")
         if self.lateral is not None:
             check_number(self.lateral, "lateral", 0.0, strict=True)
         if not isinstance(self.can_reverse, bool):

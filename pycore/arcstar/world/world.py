@@ -11,98 +11,44 @@ Avoidance: ``none`` only for now (units ignore each other; see ``units.Avoidance
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import replace
 
-from ..geometry.primitives import Path, Pose
+from ..collision.swept import swept_line_clear
+from ..geometry.primitives import Line, Path, Pose
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
+from .avoidance import Avoider, body_tiles, walled
+from .events import EventKind, WorldEvent
+from .fog import Fog
+from .methods import make_avoider
 from .motion import Mover
-from .orders import Order, OrderKind, Route, plan_route
-from .units import Avoidance, UnitSpec
+from .orders import Order, OrderKind, Point, Route, plan_route, tile_of
+from .spacing import MARGIN, Neighbours
+from .spacing import room as spacing_room
+from .state import UnitState
+from .units import Avoidance, Kind, UnitSpec
 
 #: The default tick (s).
 DT = 0.05
-
-
-class EventKind(StrEnum):
-    """What avoidance did, for the lab's collision markers: ``replan`` around claimed tiles,
-    ``wait`` for another unit to clear, ``yield`` (stop to let another pass), ``backup`` (back
-    away to a refuge), ``make_way`` (an idle unit steps aside), ``discover`` (fog: walls seen)."""
-
-    REPLAN = "replan"
-    WAIT = "wait"
-    YIELD = "yield"
-    BACKUP = "backup"
-    MAKE_WAY = "make_way"
-    DISCOVER = "discover"
-
-
-@dataclass(frozen=True)
-class WorldEvent:
-    """Something avoidance or fog did: when (s), which unit, what, and where (tiles)."""
-
-    t: float
-    unit: str
-    kind: EventKind
-    x: float
-    y: float
 
 
 #: Events kept (the oldest are dropped).
 MAX_EVENTS = 4096
 
 
-@dataclass
-class UnitState:
-    """A unit's state in the world: where it is, what it does, what it was told.
+class World:
+    """Units on ``tilemap``, stepped with ``step()``; ``time`` in seconds, ``ticks`` taken.
 
-    speed: tiles/s, negative when reversing. arrived: the time (s) it stood on the goal of its
-    last move with nothing left to do (None: not arrived, or it was stopped or patrols).
-    status: "idle", "moving", "arrived", "stopped", "patrolling", or why a plan failed.
+    avoidance: how units treat each other (``units.Avoidance``). fog: each team plans on what
+    its units have seen (``fog.Fog``), unknown tiles taken as open. record: keep every unit's
+    samples (the lab turns it off).
     """
 
-    spec: UnitSpec
-    x: float
-    y: float
-    heading: float
-    speed: float = 0.0
-    arrived: float | None = None
-    status: str = "idle"
-    mover: Mover | None = None
-    queue: deque[Order] = field(default_factory=deque)
-    timed: list[Order] = field(default_factory=list)
-    order: Order | None = None
-    leg: int = 0
-    samples: list[tuple[float, float, float, float, float]] = field(default_factory=list)
-    claimed: frozenset[tuple[int, int]] = frozenset()
-    waiting: bool = False
-
-    @property
-    def id(self) -> str:
-        return self.spec.id
-
-    @property
-    def path(self) -> Path | None:
-        """The path the unit drives now (None when it stands)."""
-        return None if self.mover is None else self.mover.path
-
-    @property
-    def busy(self) -> bool:
-        """Moving, or with orders to carry out now or later."""
-        return self.mover is not None or bool(self.queue) or bool(self.timed) or self.order is not None
-
-    def sample(self, t: float) -> None:
-        self.samples.append((t, self.x, self.y, self.heading, self.speed))
-
-
-class World:
-    """Units on ``tilemap``, stepped with ``step()``; ``time`` in seconds, ``ticks`` taken."""
-
     def __init__(self, tilemap: TileMap, dt: float = DT, seed: int = 0,
-                 avoidance: Avoidance = Avoidance.NONE, record: bool = True) -> None:
+                 avoidance: Avoidance = Avoidance.NONE, record: bool = True, fog: bool = False) -> None:
         self.map, self.dt, self.seed, self.avoidance = tilemap, dt, seed, avoidance
         self.record = record
         self.rng = random.Random(seed)
@@ -111,6 +57,8 @@ class World:
         self._by_id: dict[str, UnitState] = {}
         self.ticks = 0
         self._routes: dict[tuple, Route] = {}
+        self.avoider: Avoider = make_avoider(avoidance)
+        self.fog: Fog | None = Fog(tilemap) if fog else None
 
     @property
     def time(self) -> float:
@@ -128,6 +76,7 @@ class World:
         unit.sample(self.time)
         self.units.append(unit)
         self._by_id[spec.id] = unit
+        self.avoider.changed(self)
         return unit
 
     def unit(self, uid: str) -> UnitState:
@@ -137,16 +86,22 @@ class World:
             raise BadInput(f"no unit with id {shown(uid)}", "id")
         return u
 
+    def find(self, uid: str) -> UnitState | None:
+        """The unit with id ``uid``, or None."""
+        return self._by_id.get(uid)
+
     def remove(self, uid: str) -> None:
         """Take the unit ``uid`` off the map."""
         u = self.unit(uid)
         self.units.remove(u)
         del self._by_id[uid]
+        self.avoider.changed(self)
 
     def order(self, uid: str, order: Order, queue: bool = False) -> None:
         """Give unit ``uid`` an order now: it replaces what the unit does (braking first if it
         moves), or with ``queue`` waits behind its other orders. ``order.at`` is ignored."""
         u = self.unit(uid)
+        self.avoider.changed(self)
         now = Order(order.kind, order.points)
         if queue and (u.busy or u.queue):
             u.queue.append(now)
@@ -168,15 +123,61 @@ class World:
         return any(u.busy for u in self.units)
 
     def step(self) -> None:
-        """One tick: orders due, then motion, then a sample of every unit."""
+        """One tick: what fog reveals, what avoidance sees, then per unit its orders due and
+        its motion, then a sample of every unit."""
         now = self.time
+        if self.fog is not None:
+            self.fog.look(self, now)
+        self.avoider.before(self, now)
+        near = Neighbours(self.units) if self.avoidance is not Avoidance.NONE else None
         for u in self.units:
             self._orders(u, now)
-            self._move(u, now)
+            self._move(u, now, near)
         self.ticks += 1
         if self.record:
             for u in self.units:
                 u.sample(self.time)
+
+    def known_map(self, u: UnitState) -> TileMap:
+        """The map as ``u``'s team knows it (the true map without fog)."""
+        return self.map if self.fog is None else self.fog.known(u.spec.team)
+
+    def replan(self, u: UnitState, walls: frozenset[tuple[int, int]], longest: float = math.inf) -> bool:
+        """Plan ``u``'s leg again with ``walls`` walled off (its own tiles and goal kept); if a
+        way exists no longer than ``longest`` tiles, the unit brakes and takes it from where it
+        stops. Returns whether it will."""
+        if u.order is None or u.mover is None or u.detour is not None:
+            return False
+        route = self._route(u, walls, fallback=False)
+        if route.path is None or route.path.length > longest:
+            return False
+        u.avoid = walls
+        u.mover.brake()
+        return True
+
+    def step_back(self, u: UnitState, distance: float) -> bool:
+        """Have ``u`` (standing) back straight up ``distance`` tiles where its body fits and
+        nobody stands, then go on with its order (planned afresh from there). Vehicles that cannot
+        reverse do not; people do (a step back). Returns whether it will."""
+        if u.mover is None or u.mover.v != 0.0 or u.detour is not None:
+            return False
+        if u.spec.can_reverse is False and u.spec.kind is not Kind.PERSON:
+            return False
+        bx, by = u.x - distance * math.cos(u.heading), u.y - distance * math.sin(u.heading)
+        if not swept_line_clear(self.known_map(u), (u.x, u.y), (bx, by), u.spec.width):
+            return False
+        for v in self.units:
+            if v is not u and math.hypot(v.x - bx, v.y - by) < (u.spec.width + v.spec.width) / 2.0 + MARGIN:
+                return False
+        u.mover = Mover(Path((Line(u.x, u.y, u.heading, distance, -1),)), u.spec, u.heading)
+        u.detour = (bx, by, u.heading)
+        return True
+
+    def detour(self, u: UnitState, point: Point) -> None:
+        """Send ``u`` to ``point`` first (braking if it moves), then on with its order."""
+        u.detour = point
+        if u.mover is not None:
+            u.mover.brake()
 
     def run(self, duration: float) -> None:
         """Step until ``duration`` seconds have passed or nothing is left to do."""
@@ -189,10 +190,15 @@ class World:
         while u.timed and u.timed[0].at is not None and u.timed[0].at <= now + 1e-9:
             u.queue.clear()
             u.queue.append(u.timed.pop(0))
-            u.order = None
+            u.order, u.detour = None, None
             if u.mover is not None:
                 u.mover.brake()
         if u.mover is not None:
+            return
+        if u.detour is not None:
+            self._start_leg(u, now)
+            return
+        if not self.avoider.may_start(self, u, now):
             return
         while u.order is None and u.queue:
             order = u.queue.popleft()
@@ -203,26 +209,61 @@ class World:
         if u.order is not None:
             self._start_leg(u, now)
 
-    def _start_leg(self, u: UnitState, now: float) -> None:
+    def _goals(self, u: UnitState) -> tuple[Point, ...]:
+        if u.detour is not None:
+            return (u.detour,)
         order = u.order
         assert order is not None
+        return (order.points[u.leg % len(order.points)],) if order.kind is OrderKind.PATROL else order.points
+
+    def _route(self, u: UnitState, walls: frozenset[tuple[int, int]] = frozenset(), fallback: bool = True) -> Route:
+        """The route for ``u``'s leg from where it stands, on the map its avoidance and fog
+        give it, with ``walls`` walled off; with ``fallback``, on the map alone when other units
+        leave no way."""
         pose = Pose(u.x, u.y, u.heading)
-        goals = (order.points[u.leg % len(order.points)],) if order.kind is OrderKind.PATROL else order.points
-        key = (u.spec, pose.x, pose.y, pose.heading, goals, order.kind)
-        route = self._routes.get(key)
+        goals = self._goals(u)
+        nearest = u.detour is None and u.order is not None and u.order.kind is OrderKind.NEAREST
+        given = self.avoider.route(self, u, goals)
+        if given is not None:
+            return given
+        known = self.known_map(u)
+        base = self.avoider.plan_map(self, u, known)
+        if self.fog is not None and not walls and not nearest and base is known:
+            return self.fog.route(u, known, goals[0])
+        if walls:
+            keep = body_tiles(u.x, u.y, u.spec.width) | {tile_of(g[0], g[1]) for g in goals}
+            base = walled(base, walls, keep)
+        spec = u.spec if u.detour is None else replace(u.spec, method="astar")  # a short step aside: pivots
+        route = plan_route(base, spec, pose, goals, to_nearest=nearest)
+        if route.path is None and route.message and (base is not known or walls) and fallback:
+            route = plan_route(known, spec, pose, goals, to_nearest=nearest)  # other units hem it in
+        return route
+
+    def _start_leg(self, u: UnitState, now: float) -> None:
+        order = u.order
+        plain = (u.detour is None and not u.avoid and self.fog is None and order is not None
+                 and order.kind is OrderKind.PATROL and self.avoidance is Avoidance.NONE)
+        key = (u.spec, u.x, u.y, u.heading, self._goals(u)) if plain else None
+        route = self._routes.get(key) if key is not None else None
         if route is None:
-            route = plan_route(self.map, u.spec, pose, goals, to_nearest=order.kind is OrderKind.NEAREST)
-            if order.kind is OrderKind.PATROL and len(self._routes) < 1024:
+            route = self._route(u, u.avoid)
+            if key is not None and len(self._routes) < 1024:
                 self._routes[key] = route  # a patrol drives the same legs over and over
+        u.avoid = frozenset()
         if route.path is None:
-            if route.message:
+            if u.detour is not None:
+                u.detour = None
+            elif route.message and order is not None:
                 u.status, u.order = f"no route: {route.message}", None
                 u.queue.clear()
-            else:
+            elif order is not None:
                 self._leg_done(u, now)
             return
         u.mover = Mover(route.path, u.spec, u.heading, route.speed_limits)
-        u.status = "patrolling" if order.kind is OrderKind.PATROL else "moving"
+        if order is None:
+            u.status = "moving"
+        else:
+            u.status = "patrolling" if order.kind is OrderKind.PATROL else "moving"
 
     def _leg_done(self, u: UnitState, now: float) -> None:
         order = u.order
@@ -235,16 +276,23 @@ class World:
             u.status, u.arrived = "arrived", now
 
     # -- motion -------------------------------------------------------------------------------
-    def _move(self, u: UnitState, now: float) -> None:
+    def _move(self, u: UnitState, now: float, near: Neighbours | None) -> None:
         m = u.mover
         if m is None:
-            u.speed = 0.0
+            u.speed, u.waiting = 0.0, False
             return
-        m.step(self.dt)
+        room, by = (math.inf, None) if near is None else spacing_room(u, near, self.dt, self.avoider.standoff)
+        room = min(room, self.avoider.room(self, u))
+        m.step(self.dt, room)
         u.x, u.y, u.heading, u.speed = m.x, m.y, m.heading, m.v * m.gear
-        if m.done:
+        u.waiting = m.v == 0.0 and not m.done and room < math.inf and by is not None
+        if near is not None:
+            self.avoider.held(self, u, by if u.waiting else None, now)
+        if m.done and u.mover is m:
             u.mover = None
-            if m.arrived and u.order is not None:
+            if m.arrived and u.detour is not None:
+                u.detour = None
+            elif m.arrived and u.order is not None:
                 self._leg_done(u, now + self.dt)
-            elif not m.arrived and u.order is None and not u.queue:
+            elif not m.arrived and u.order is None and not u.queue and u.detour is None:
                 u.status = "stopped"

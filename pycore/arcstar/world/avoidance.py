@@ -1,0 +1,350 @@
+"""What the avoidance methods share: the tiles bodies cover, the ways a held unit gets out of
+the way, and the hooks the world calls.
+
+A method (``Avoider``) is asked each tick, before the units move, to look around (``before``);
+for each unit, how far it may go beyond what ``spacing`` allows (``room``); whether it may start
+its next leg (``may_start``); and, when a unit plans, which map to plan on (``plan_map``). A unit
+that ``spacing`` holds for ``HOLD_REPLAN`` seconds is handed to ``resolve``:
+
+* the unit in the way is idle: it is asked to make way (step to the nearest free tile off the
+  held unit's way, then go back where it stood);
+* it moves and the holds do not lead back to us: wait, it will clear (Lester);
+* two hold each other head-on: re-plan round the other's body if the detour is short, else the
+  one of the two with a refuge nearer backs up to it (a tile off the other's way, Pinter's "back
+  up a step if there's not enough room to pass") and waits there until the other has gone by,
+  which it lets through (the other holds back from the tiles it needs to get there, and backs
+  up a step itself if it stands on them);
+* units hold each other in a ring at angles (merging at a door): the one with the longest way
+  left steps back ``STEP_BACK`` (reversing; people step back too) so the others can go first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..maps.tilemap import WALL, TileMap
+from .events import EventKind
+from .orders import Order, OrderKind, Point, Route, tile_of
+from .spacing import HEAD_ON
+
+if TYPE_CHECKING:
+    from .state import Host as World
+    from .state import UnitState
+
+Tile = tuple[int, int]
+
+#: Held this long (s), a unit asks what to do (make way, re-plan, back up).
+HOLD_REPLAN = 1.0
+#: After acting, a unit leaves the question alone this long (s).
+COOLDOWN = 2.0
+#: A detour is taken when no longer than this factor of the way left, plus ``DETOUR_EXTRA`` tiles.
+DETOUR_FACTOR, DETOUR_EXTRA = 1.5, 6.0
+#: A refuge is looked for this many moves away at most.
+REFUGE_DEPTH = 16
+#: How far a unit steps back to let another merge in first (tiles).
+STEP_BACK = 0.35
+#: A unit waits in its refuge at most this long (s) for the other to pass.
+REFUGE_WAIT = 8.0
+#: How far along its way a unit's path tiles are taken (tiles).
+AHEAD = 40.0
+
+
+def body_tiles(x: float, y: float, width: float) -> set[Tile]:
+    """The tiles a body of diameter ``width`` at (x, y) reaches into (its bounding box)."""
+    r = width / 2.0 - 1e-9
+    return {(tx, ty) for tx in range(math.floor(x - r), math.floor(x + r) + 1)
+            for ty in range(math.floor(y - r), math.floor(y + r) + 1)}
+
+
+def path_tiles(u: UnitState, ahead: float = AHEAD) -> list[Tile]:
+    """The tiles under the centre of unit ``u`` along its path from where it is, in order, as far
+    as ``ahead`` tiles (its own tile when it stands)."""
+    out = [tile_of(u.x, u.y)]
+    m = u.mover
+    if m is None:
+        return out
+    dist, xy = m.points()
+    i0 = int(np.searchsorted(dist, m.s, side="right"))
+    i1 = int(np.searchsorted(dist, m.s + ahead, side="right"))
+    for x, y in xy[i0:i1 + 1]:
+        t = (math.floor(x), math.floor(y))
+        if t != out[-1]:
+            out.append(t)
+    return out
+
+
+def way_left(u: UnitState) -> float:
+    """The length of the path unit ``u`` still has to drive (tiles; 0 standing)."""
+    return 0.0 if u.mover is None else u.mover.path.length - u.mover.s
+
+
+@dataclass
+class Hold:
+    """A unit's avoidance state: held since when and by whom, its refuge and whom it waits for."""
+
+    since: float | None = None
+    by: str | None = None
+    quiet_until: float = 0.0
+    refuge_for: str | None = None
+    refuge_until: float = 0.0
+    keep_out: set[Tile] = field(default_factory=set)
+    keep_for: str | None = None
+
+
+class Avoider:
+    """The hooks the world calls (the base does what every method shares; see the module)."""
+
+    name = "none"
+    #: Whether units keep ``spacing.STANDOFF`` from units driving at them.
+    standoff = True
+
+    def __init__(self) -> None:
+        self.holds: dict[str, Hold] = {}
+
+    def hold(self, u: UnitState) -> Hold:
+        h = self.holds.get(u.spec.id)
+        if h is None:
+            h = self.holds[u.spec.id] = Hold()
+        return h
+
+    # -- hooks -------------------------------------------------------------------------------
+    def before(self, world: World, now: float) -> None:
+        """Look around before the units move (claims, schedules)."""
+
+    def may_start(self, world: World, u: UnitState, now: float) -> bool:
+        """Whether ``u`` may start its next leg now (not while it waits in a refuge)."""
+        h = self.holds.get(u.spec.id)
+        if h is None or h.refuge_for is None:
+            return True
+        if now >= h.refuge_until or not self._still_coming(world, u, h.refuge_for):
+            h.refuge_for = None
+            u.gives_way_to = None
+            return True
+        return False
+
+    def plan_map(self, world: World, u: UnitState, base: TileMap) -> TileMap:
+        """The map ``u`` plans its next leg on."""
+        return base
+
+    def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
+        """The route for ``u``'s next leg when this method makes it (None: plan as usual)."""
+        return None
+
+    def changed(self, world: World) -> None:
+        """Units or orders changed (a unit added or removed, an order given)."""
+
+    def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
+        """Called every tick for a moving unit: ``by`` holds it (None: it moves freely)."""
+        h = self.hold(u)
+        if by is None:
+            h.since, h.by = None, None
+            return
+        if h.by != by.spec.id:
+            h.since, h.by = now, by.spec.id
+        assert h.since is not None
+        if now - h.since >= HOLD_REPLAN and now >= h.quiet_until:
+            h.quiet_until = now + COOLDOWN
+            self.resolve(world, u, by, now)
+
+    # -- getting out of the way --------------------------------------------------------------
+    def resolve(self, world: World, u: UnitState, j: UnitState, now: float) -> None:
+        """``u`` has been held by ``j``: make way, wait, detour or back up (see the module)."""
+        if not j.busy:
+            if make_way(world, j, set(path_tiles(u)) | body_tiles(u.x, u.y, u.spec.width)):
+                world.note(j, EventKind.MAKE_WAY)
+            return
+        ring = self.cycle(world, u)
+        if not ring:
+            world.note(u, EventKind.WAIT)  # it moves on and will clear
+            return
+        if len(ring) > 2 or not facing(u, j):  # a ring of units at angles (merging at a door)
+            for v in sorted(ring, key=lambda v: (-way_left(v), v.spec.id)):
+                if world.step_back(v, STEP_BACK):  # the one with the longest way left steps back
+                    world.note(v, EventKind.YIELD)
+                    for w in ring:
+                        self.hold(w).quiet_until = now + (COOLDOWN if w is v else COOLDOWN / 2)
+                    return
+            return
+        around = body_tiles(j.x, j.y, j.spec.width + 0.2) | set(path_tiles(j, 3.0))
+        if detour(world, u, around):
+            world.note(u, EventKind.REPLAN)
+            return
+        self.give_way(world, u, j, now)
+
+    def cycle(self, world: World, u: UnitState) -> list[UnitState]:
+        """The units holding each other in a ring through ``u`` (``u`` held by the next, the last
+        held by ``u``), or [] when the holds lead elsewhere."""
+        ring = [u]
+        at = self.holds.get(u.spec.id)
+        while at is not None and at.by is not None:
+            v = world.find(at.by)
+            if v is None or v.mover is None:
+                return []
+            if v is u:
+                return ring
+            if v in ring or len(ring) > 32:
+                return []
+            ring.append(v)
+            at = self.holds.get(v.spec.id)
+        return []
+
+    def give_way(self, world: World, u: UnitState, j: UnitState, now: float) -> bool:
+        """One of ``u`` and ``j`` (whichever has a refuge nearer: a free tile off the other's way)
+        backs up to it and waits there until the other has gone by. Returns whether one did."""
+        if any(self.hold(v).refuge_for is not None or v.detour is not None for v in (u, j)):
+            return False  # one of them gives way already
+        mine = refuge(world, u, set(path_tiles(j)) | body_tiles(j.x, j.y, j.spec.width))
+        theirs = refuge(world, j, set(path_tiles(u)) | body_tiles(u.x, u.y, u.spec.width))
+        if mine is None and theirs is None:
+            return False
+        if theirs is not None and (mine is None or (len(theirs[1]), j.spec.id) < (len(mine[1]), u.spec.id)):
+            u, j, mine = j, u, theirs
+        assert mine is not None
+        spot, way = mine
+        self.hold(u).refuge_for = j.spec.id
+        self.hold(u).refuge_until = now + REFUGE_WAIT
+        self.hold(u).quiet_until = now + COOLDOWN
+        u.gives_way_to = j.spec.id
+        go_to(world, u, spot)
+        world.note(u, EventKind.BACKUP)
+        jh = self.hold(j)
+        jh.quiet_until = now + COOLDOWN
+        jh.keep_out, jh.keep_for = set(way), u.spec.id
+        if body_tiles(j.x, j.y, j.spec.width) & jh.keep_out:  # in the way there: back up a step
+            back = refuge(world, j, {t for t in _ring(jh.keep_out)} | jh.keep_out, {tile_of(u.x, u.y)})
+            if back is not None:
+                go_to(world, j, back[0])
+                world.note(j, EventKind.YIELD)
+        return True
+
+    def keep_out_room(self, world: World, u: UnitState) -> float:
+        """How far ``u`` may go before its body enters the tiles a unit giving way to it needs
+        to reach its refuge (inf: none, or that unit is there)."""
+        h = self.holds.get(u.spec.id)
+        if h is None or not h.keep_out or u.mover is None:
+            return math.inf
+        other = world.find(h.keep_for) if h.keep_for is not None else None
+        if other is None or other.detour is None:
+            h.keep_out, h.keep_for = set(), None
+            return math.inf
+        if body_tiles(u.x, u.y, u.spec.width) & h.keep_out:
+            return math.inf  # in them already: backing out (spacing keeps the bodies apart)
+        m = u.mover
+        dist, xy = m.points()
+        i0 = int(np.searchsorted(dist, m.s, side="right"))
+        for k in range(i0, len(dist)):
+            if float(dist[k]) - m.s > m.reach:
+                break
+            if body_tiles(float(xy[k][0]), float(xy[k][1]), u.spec.width) & h.keep_out:
+                return max(0.0, float(dist[k]) - m.s - 0.1)
+        return math.inf
+
+    def room(self, world: World, u: UnitState) -> float:
+        """How far ``u`` may go along its path by this method's own rules (tiles)."""
+        return self.keep_out_room(world, u)
+
+    def _still_coming(self, world: World, u: UnitState, other: str) -> bool:
+        """Whether unit ``other`` still has to pass near ``u`` (its way runs next to u)."""
+        j = world.find(other)
+        if j is None or j.mover is None:
+            return False
+        here = body_tiles(u.x, u.y, u.spec.width + 1.0)
+        return any(t in here for t in path_tiles(j))
+
+
+def head_on(u: UnitState, j: UnitState) -> bool:
+    """Whether ``j`` comes at ``u`` from ahead (headings more than 120 degrees apart)."""
+    return math.cos(u.heading - j.heading) < HEAD_ON and \
+        math.cos(u.heading) * (j.x - u.x) + math.sin(u.heading) * (j.y - u.y) > 0.0
+
+
+def facing(u: UnitState, j: UnitState) -> bool:
+    """Whether ``u`` and ``j`` meet head-on (either way round)."""
+    return head_on(u, j) or head_on(j, u)
+
+
+def passable(world: World, u: UnitState) -> np.ndarray:
+    """Open tiles for ``u``'s searches here: not walls (as its team knows them)."""
+    return ~world.known_map(u).blocked
+
+
+def occupied(world: World, u: UnitState) -> set[Tile]:
+    """Tiles under the other units' centres."""
+    return {tile_of(v.x, v.y) for v in world.units if v is not u}
+
+
+def refuge(world: World, u: UnitState, avoid: set[Tile], taken: set[Tile] | None = None
+           ) -> tuple[Tile, list[Tile]] | None:
+    """The nearest tile (4-neighbour moves, at most ``REFUGE_DEPTH``) that is free and not in
+    ``avoid``, reached without crossing another unit (``taken``: tiles not to cross, by default
+    those under the other units): (tile, the tiles on the way there, itself last) or None."""
+    ok = passable(world, u)
+    if taken is None:
+        taken = occupied(world, u)
+    start = tile_of(u.x, u.y)
+    h, w = ok.shape
+    parent: dict[Tile, Tile | None] = {start: None}
+    queue = deque([(start, 0)])
+    while queue:
+        (x, y), d = queue.popleft()
+        if d and (x, y) not in avoid and (x, y) not in taken:
+            way: list[Tile] = []
+            at: Tile | None = (x, y)
+            while at is not None and at != start:
+                way.append(at)
+                at = parent[at]
+            return (x, y), way[::-1]
+        if d >= REFUGE_DEPTH:
+            continue
+        for nx, ny in ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)):
+            if 0 <= nx < w and 0 <= ny < h and ok[ny, nx] and (nx, ny) not in parent and (nx, ny) not in taken:
+                parent[(nx, ny)] = (x, y)
+                queue.append(((nx, ny), d + 1))
+    return None
+
+
+def _ring(tiles: set[Tile]) -> set[Tile]:
+    """The tiles next to ``tiles`` (8 neighbours), not in them."""
+    return {(x + dx, y + dy) for x, y in tiles for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - tiles
+
+
+def go_to(world: World, u: UnitState, tile: Tile) -> None:
+    """Send ``u`` to ``tile`` first, then on with what it was doing."""
+    point = (tile[0] + 0.5, tile[1] + 0.5, None)
+    world.detour(u, point)
+
+
+def make_way(world: World, u: UnitState, avoid: set[Tile]) -> bool:
+    """Ask the idle unit ``u`` to step to a free tile off ``avoid`` and then come back."""
+    spot = refuge(world, u, avoid)
+    if spot is None:
+        return False
+    home = (u.x, u.y, u.heading)
+    world.order(u.spec.id, Order(OrderKind.MOVE, ((spot[0][0] + 0.5, spot[0][1] + 0.5, None),)))
+    world.order(u.spec.id, Order(OrderKind.MOVE, (home,)), queue=True)
+    return True
+
+
+def detour(world: World, u: UnitState, around: Iterable[Tile]) -> bool:
+    """Re-plan ``u``'s leg with the tiles ``around`` walled off, if a way exists that is not
+    much longer (``DETOUR_FACTOR``); the unit brakes and takes it from where it stops."""
+    return world.replan(u, frozenset(around), DETOUR_FACTOR * way_left(u) + DETOUR_EXTRA)
+
+
+def walled(base: TileMap, tiles: Iterable[Tile], keep: Iterable[Tile] = ()) -> TileMap:
+    """A copy of ``base`` with ``tiles`` made walls (``keep`` left as they are)."""
+    kept = set(keep)
+    out = base.copy()
+    grid = out.terrain
+    h, w = grid.shape
+    for x, y in tiles:
+        if 0 <= x < w and 0 <= y < h and (x, y) not in kept:
+            grid[y, x] = WALL
+    out.touch()
+    return out

@@ -1,0 +1,184 @@
+"""Fog of war: each team plans on what its units have seen, and re-plans incrementally.
+
+Lester's "Handling Unexplored Areas": a team knows the tiles its units have seen; it takes every
+tile it has not seen as open ground (so a route through the unknown is tried and walls are met on
+the way). Every ``LOOK_EVERY`` seconds each unit sees the tiles whose centres lie within its
+``sight`` (tiles; at least as far as it needs to stop from top speed, plus a tile and a
+half, so no unit drives into a wall it has not seen) and in its line of sight (no wall tile on
+the straight line between the centres; a wall itself is seen). When a team learns of a new
+wall, each of its moving units whose way ahead crosses a tile that changed plans again.
+
+Each unit's way is kept by a D* Lite search (``search.incremental.IncrementalPlanner``) on its
+team's known map, reused from discovery to discovery: it repairs only what the new walls change
+instead of searching afresh. Its tile path is turned into a drivable path by the unit's turning
+method (``turning.realize``; "tighter" for units that plan curves themselves).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..geometry.primitives import Pose
+from ..maps.tilemap import GROUND, TileMap
+from ..outcomes import Status
+from ..planner import PlanResult
+from ..search.grid import GridOptions
+from ..search.incremental import IncrementalPlanner
+from ..turning.methods import TURN_METHODS, realize
+from .avoidance import path_tiles
+from .events import EventKind
+from .orders import Point, Route, route_from, start_tile, tile_of
+
+if TYPE_CHECKING:
+    from .state import Host as World
+    from .state import UnitState
+
+#: How often units look (s).
+LOOK_EVERY = 0.25
+#: Expansions one re-plan may take (a map of a million tiles, about).
+MAX_EXPANSIONS = 2_000_000
+
+
+def sight_rays(sight: float) -> tuple[np.ndarray, np.ndarray]:
+    """For a sight of ``sight`` tiles: the tile offsets seen (k, 2) and, per offset, the offsets
+    of the tiles between (k, n, 2; padded with (0, 0), the viewer's own tile), which must not be
+    walls for the tile to be seen."""
+    r = int(math.floor(sight))
+    offs = [(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1) if dx * dx + dy * dy <= sight * sight]
+    n = 2 * r + 1
+    between = np.zeros((len(offs), n, 2), dtype=np.int64)
+    for i, (dx, dy) in enumerate(offs):
+        steps = max(abs(dx), abs(dy)) * 2
+        pts = [(0, 0)] * n
+        k = 0
+        for s in range(1, steps):
+            t = s / steps
+            p = (math.floor(dx * t + 0.5), math.floor(dy * t + 0.5))
+            if p != (0, 0) and p != (dx, dy) and k < n and p not in pts[:k]:
+                pts[k] = p
+                k += 1
+        between[i] = pts
+    return np.asarray(offs, dtype=np.int64), between
+
+
+@dataclass
+class TeamView:
+    """What one team knows: ``seen`` tiles, and the map it believes (walls seen, else ground)."""
+
+    seen: np.ndarray
+    known: TileMap
+    changed: set[tuple[int, int]] = field(default_factory=set)
+
+
+class Fog:
+    """The teams' knowledge of ``truth`` and their units' incremental planners."""
+
+    def __init__(self, truth: TileMap) -> None:
+        self.truth = truth
+        self.teams: dict[str, TeamView] = {}
+        self.planners: dict[str, tuple[tuple[int, int], IncrementalPlanner]] = {}
+        self._rays: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        self._next = 0.0
+        self.expanded = 0
+
+    def view(self, team: str) -> TeamView:
+        v = self.teams.get(team)
+        if v is None:
+            h, w = self.truth.terrain.shape
+            known = TileMap(np.full((h, w), GROUND, dtype=np.uint8), self.truth.terrains.values())
+            v = self.teams[team] = TeamView(np.zeros((h, w), dtype=bool), known)
+        return v
+
+    def known(self, team: str) -> TileMap:
+        """The map team ``team`` believes: what it saw as it is, the unknown as ground."""
+        return self.view(team).known
+
+    def seen(self, team: str) -> np.ndarray:
+        """Tiles team ``team`` has seen (bool, height x width)."""
+        return self.view(team).seen
+
+    def look(self, world: World, now: float) -> None:
+        """Every ``LOOK_EVERY`` s: each unit sees round it; teams that learned walls re-plan."""
+        if now + 1e-9 < self._next:
+            return
+        self._next = now + LOOK_EVERY
+        blocked = self.truth.blocked
+        h, w = blocked.shape
+        learned: set[str] = set()
+        for u in world.units:
+            view = self.view(u.spec.team)
+            sight = max(u.spec.sight, round(2.0 * (u.spec.speed ** 2 / (2.0 * u.spec.braking) + 1.5)) / 2.0)
+            offs, between = self._rays_for(sight)
+            tx, ty = tile_of(u.x, u.y)
+            xs, ys = offs[:, 0] + tx, offs[:, 1] + ty
+            inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+            bx = np.clip(between[:, :, 0] + tx, 0, w - 1)
+            by = np.clip(between[:, :, 1] + ty, 0, h - 1)
+            clear = ~blocked[by, bx].any(axis=1)
+            vis = inside & clear
+            xs, ys = xs[vis], ys[vis]
+            new = ~view.seen[ys, xs]
+            if not new.any():
+                continue
+            xs, ys = xs[new], ys[new]
+            view.seen[ys, xs] = True
+            truth = self.truth.terrain[ys, xs]
+            differs = truth != view.known.terrain[ys, xs]
+            if differs.any():
+                view.known.terrain[ys[differs], xs[differs]] = truth[differs]
+                view.known.touch()
+                view.changed.update(zip(xs[differs].tolist(), ys[differs].tolist(), strict=True))
+                if blocked[ys[differs], xs[differs]].any():
+                    learned.add(u.spec.team)
+        for team in learned:
+            self._replan_team(world, team)
+        for view in self.teams.values():
+            view.changed.clear()
+
+    def _rays_for(self, sight: float) -> tuple[np.ndarray, np.ndarray]:
+        rays = self._rays.get(sight)
+        if rays is None:
+            rays = self._rays[sight] = sight_rays(sight)
+        return rays
+
+    def _replan_team(self, world: World, team: str) -> None:
+        changed = self.view(team).changed
+        for u in world.units:
+            if u.spec.team != team or u.mover is None:
+                continue
+            if any(t in changed for t in path_tiles(u, math.inf)):
+                world.note(u, EventKind.DISCOVER)
+                world.replan(u, frozenset())
+
+    def route(self, u: UnitState, known: TileMap, goal: Point) -> Route:
+        """``u``'s route to ``goal`` on its team's ``known`` map, by its D* Lite planner (made
+        for this goal, or repaired after the walls learned since)."""
+        pose = Pose(u.x, u.y, u.heading)
+        start, target = start_tile(known, pose, goal), tile_of(goal[0], goal[1])
+        if target in (start, tile_of(u.x, u.y)):
+            return route_from(PlanResult(Status.FOUND, path=[]), pose, goal, u.spec.can_reverse)
+        entry = self.planners.get(u.spec.id)
+        if entry is None or entry[0] != target:
+            planner = IncrementalPlanner(known, start, target, GridOptions(), MAX_EXPANSIONS)
+            self.planners[u.spec.id] = (target, planner)
+        else:
+            planner = entry[1]
+            planner.move_to(start)
+            planner.update()
+        tiles = planner.plan()
+        self.expanded += planner.expanded
+        if tiles is None:
+            return Route(None, message=f"{Status.NO_PATH}: no way to the goal on what team "
+                                       f"{u.spec.team or '(none)'} knows")
+        method = u.spec.method if u.spec.method in TURN_METHODS else "tighter"
+        done = realize(known, tiles, u.heading, goal[2], u.spec.width, u.spec.radius, method,
+                       can_reverse=u.spec.can_reverse)
+        if done is None:
+            return route_from(PlanResult(Status.FOUND, path=[]), pose, goal, u.spec.can_reverse)
+        result = PlanResult(Status.FOUND, path=list(tiles), segments=done.path, legal=done.legal,
+                            speed_limits=list(done.speed_limits), message=done.message)
+        return route_from(result, pose, goal, u.spec.can_reverse)

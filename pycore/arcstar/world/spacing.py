@@ -1,0 +1,164 @@
+"""Keeping bodies apart: how far a unit may drive along its path before its body would touch
+another's, under every avoidance method but ``none``.
+
+Bodies are discs (diameter ``UnitSpec.width``, tiles). Each tick, before a unit moves, its path
+ahead (as far as it could need to stop, plus a tile) is checked against the bodies near it where
+they stand now; the first point where the two would come closer than their radii plus ``MARGIN``
+(and closer than they are now: a unit may always back away) caps how far it may go, and the
+``Mover`` brakes for it within its braking limit. A unit driving towards us may close the gap
+too, so against it only half the gap is ours; one meeting us head-on is kept ``STANDOFF``
+further away (room for one of the two to step aside), unless this one is giving way to it.
+Units move one after another in a tick, so each sees the others where they already moved to.
+
+Bodies that are not in the way now but will be are met too: where the path ahead crosses the
+path another moving unit (at ``VMIN`` or faster) will take before it could stop, at about the
+same time (``crossing``), the unit that would get there later brakes for the place; the other
+goes first.
+
+This is the part of Lester's "waiting when the other unit will clear" that keeps bodies apart;
+the avoidance methods decide what to do when a unit stays held (``Neighbours`` and ``room``
+tell them who holds it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .state import UnitState
+
+#: Space kept between two bodies (tiles): the checks sample the path every ``SPACING``.
+MARGIN = 0.04
+SPACING = 0.1
+#: Extra space kept from a unit driving towards this one (tiles): room left to step aside.
+STANDOFF = 0.6
+#: Two bodies passing one place within this many seconds of each other would meet (s); speeds
+#: below ``VMIN`` (tiles/s) count as ``VMIN`` when timing when a unit gets somewhere.
+WINDOW, VMIN = 1.5, 0.3
+#: Units whose headings differ by more than acos(HEAD_ON) (120 degrees) meet head-on.
+HEAD_ON = -0.5
+#: Neighbour cells (tiles on a side).
+CELL = 4
+
+
+class Neighbours:
+    """The units bucketed by ``CELL``-tile squares, for finding those near a point."""
+
+    def __init__(self, units: Iterable[UnitState]) -> None:
+        self.cells: dict[tuple[int, int], list[UnitState]] = defaultdict(list)
+        self.widest = 0.0
+        for u in units:
+            self.cells[(int(u.x // CELL), int(u.y // CELL))].append(u)
+            self.widest = max(self.widest, u.spec.width)
+
+    def near(self, x: float, y: float, r: float) -> Iterator[UnitState]:
+        """Units whose cell lies within ``r`` (+ a cell) of (x, y): a superset of those within r."""
+        r += CELL  # a unit may have moved out of its cell this tick
+        for cx in range(int((x - r) // CELL), int((x + r) // CELL) + 1):
+            for cy in range(int((y - r) // CELL), int((y + r) // CELL) + 1):
+                yield from self.cells.get((cx, cy), ())
+
+
+def approaching(j: UnitState, x: float, y: float) -> bool:
+    """Whether unit j drives (or, held, means to drive) towards the point (x, y)."""
+    m = j.mover
+    if m is None:
+        return False
+    return m.gear * (math.cos(j.heading) * (x - j.x) + math.sin(j.heading) * (y - j.y)) > 0.0
+
+
+def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tuple[float, UnitState | None]:
+    """How far ahead along its path unit ``u`` may drive this tick (tiles; inf: nobody in the
+    way) and the unit that limits it. Without ``standoff`` bodies only keep ``MARGIN`` apart."""
+    m = u.mover
+    if m is None:
+        return math.inf, None
+    reach = m.stopping_distance() + (m.v + u.spec.acceleration * dt) * dt + 1.0
+    half = u.spec.width / 2.0
+    others = [j for j in near.near(u.x, u.y, reach + half + near.widest / 2.0) if j is not u]
+    if not others:
+        return math.inf, None
+    dist, xy = m.points(SPACING)
+    i0 = int(np.searchsorted(dist, m.s, side="right"))
+    i1 = int(np.searchsorted(dist, m.s + reach, side="right"))
+    ahead = xy[i0:i1 + 1]
+    if len(ahead) == 0:
+        return math.inf, None
+    pos = np.array([(j.x, j.y) for j in others])
+    towards = [approaching(j, u.x, u.y) for j in others]
+    base = np.array([half + j.spec.width / 2.0 + MARGIN for j in others])
+    d = np.hypot(ahead[:, None, 0] - pos[None, :, 0], ahead[:, None, 1] - pos[None, :, 1])
+    clear = base.copy()
+    if standoff:
+        for k, j in enumerate(others):
+            if towards[k] and u.gives_way_to != j.spec.id and bool((d[:, k] < base[k] + STANDOFF).any()) \
+                    and on_way(j, u.x, u.y, base[k], dt):
+                clear[k] += STANDOFF  # head-on: each drives through where the other stands
+    now = np.hypot(pos[:, 0] - u.x, pos[:, 1] - u.y)
+    hit = (d < clear[None, :]) & (d < now[None, :] - 1e-9)
+    best, who = math.inf, None
+    if hit.any():
+        first = hit.argmax(axis=0)
+        for col in np.flatnonzero(hit.any(axis=0)).tolist():
+            gap = max(0.0, float(dist[i0 + first[col]]) - m.s - SPACING)
+            if towards[col]:
+                gap /= 2.0
+            if gap < best:
+                best, who = gap, others[col]
+    times = (dist[i0:i1 + 1] - m.s) / max(m.v, VMIN)
+    for j in others:
+        if j.mover is None or abs(j.speed) < VMIN:
+            continue  # standing or creeping: where it is now is what counts
+        at = crossing(u, j, ahead, times, half + j.spec.width / 2.0 + MARGIN, dt)
+        if at is not None:
+            gap = max(0.0, float(dist[i0 + at]) - m.s - SPACING)
+            if gap < best:
+                best, who = gap, j
+    return best, who
+
+
+def ahead_of(j: UnitState, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Unit j's path from where it is as far as it could need to stop, plus a tile: distances
+    along it, points (k, 2), and the times (s) it gets to them at its speed (``VMIN`` at least)."""
+    jm = j.mover
+    if jm is None:
+        return None
+    jdist, jxy = jm.points(SPACING)
+    reach = jm.stopping_distance() + (jm.v + j.spec.acceleration * dt) * dt + 1.0
+    j0 = int(np.searchsorted(jdist, jm.s, side="right"))
+    j1 = int(np.searchsorted(jdist, jm.s + reach, side="right"))
+    if j1 < j0 or j0 >= len(jdist):
+        return None
+    return jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - jm.s) / max(jm.v, VMIN)
+
+
+def on_way(j: UnitState, x: float, y: float, clear: float, dt: float) -> bool:
+    """Whether unit j's way ahead runs within ``clear`` of the point (x, y)."""
+    way = ahead_of(j, dt)
+    return way is not None and bool((np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear).any())
+
+
+def crossing(u: UnitState, j: UnitState, ahead: np.ndarray, times: np.ndarray, clear: float,
+             dt: float) -> int | None:
+    """Where ``u`` must stop for the moving unit ``j``: both bodies would be at one place within
+    ``WINDOW`` seconds of each other (each at its speed), and ``j`` gets there first (ties: the
+    lower id goes first). The index into ``ahead`` of the first such point, or None."""
+    if math.cos(u.heading) * (j.x - u.x) + math.sin(u.heading) * (j.y - u.y) < 0.0 and \
+            math.cos(u.heading - j.heading) > 0.0:
+        return None  # behind us, going our way: it minds us
+    way = ahead_of(j, dt)
+    if way is None:
+        return None
+    _, theirs, jtimes = way
+    d = np.hypot(ahead[:, None, 0] - theirs[None, :, 0], ahead[:, None, 1] - theirs[None, :, 1])
+    meet = (d < clear) & (np.abs(times[:, None] - jtimes[None, :]) < WINDOW)
+    if not meet.any():
+        return None
+    k = int(meet.any(axis=1).argmax())
+    tj = float(jtimes[meet.any(axis=0)].min())  # when j first gets to the place we share
+    return k if (tj, j.spec.id) < (float(times[k]), u.spec.id) else None
