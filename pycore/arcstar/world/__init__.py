@@ -17,7 +17,6 @@ from .state import UnitState
 from .units import KIND_PRESETS, PLAN_METHODS, Avoidance, Kind, UnitSpec, unit_of_kind
 from .world import DT, World
 
-__all__ = ["DT", "KIND_PRESETS", "EventKind", "WorldEvent", "MAX_SCENARIO_BYTES", "PLAN_METHODS", "Avoidance", "Kind", "Mover", "Order",
-           "OrderKind", "Route", "Scenario", "UnitSpec", "UnitState", "World", "load_scenario", "plan_route",
-           "read_scenario",
-           "run_scenario", "unit_of_kind"]
+__all__ = ["DT", "KIND_PRESETS", "MAX_SCENARIO_BYTES", "PLAN_METHODS", "Avoidance", "EventKind", "Kind", "Mover",
+           "Order", "OrderKind", "Route", "Scenario", "UnitSpec", "UnitState", "World", "WorldEvent", "load_scenario",
+           "plan_route", "read_scenario", "run_scenario", "unit_of_kind"]
