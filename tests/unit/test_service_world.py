@@ -247,6 +247,10 @@ def test_fog_is_refused_until_built_and_known_tiles_come_when_it_is():
     assert known.size == 60 and known.any()
     out = call(svc, {"type": "world_step", "id": 4, "ticks": 0, "team": "blue"})
     assert "known" not in out  # unchanged
+    out = call(svc, {"type": "world_step", "id": 5, "ticks": 0, "team": "red"})
+    assert not np.frombuffer(svc.take_buffer(out["known"]["tiles"]["name"]), dtype=np.uint8).any()  # red saw nothing
+    out = call(svc, {"type": "world_step", "id": 6, "ticks": 0, "team": "blue"})
+    assert "known" in out  # back to blue: its grid again, for the page that showed red's meanwhile
 
 
 # ----------------------------------------------------------------------------- hostile input

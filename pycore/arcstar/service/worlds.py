@@ -155,6 +155,7 @@ class WorldSession:
         self._paths_sent: dict[str, object] = {}
         self._status_sent: dict[str, str] = {}
         self._known_sent: dict[str, bytes] = {}
+        self._known_team: str | None = None
         self._last_event: object = None
         # metrics
         self.ordered_at: dict[str, float] = {}
@@ -318,7 +319,7 @@ class WorldSession:
             out[i] = spots[min(rank, len(spots) - 1)]
         return out
 
-    def step(self, ticks: int, budget_ms: float | None) -> int:
+    def step(self, ticks: int, budget_ms: float | None = None) -> int:
         """Run up to ``ticks`` ticks (stopping early once ``budget_ms`` has passed, after at least
         one); returns how many ran."""
         deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
@@ -419,6 +420,8 @@ class WorldSession:
             out["claimed"] = {"tiles": buffer("world.claimed.tiles", tiles),
                               "counts": buffer("world.claimed.counts", counts)}
         out["events"] = self._events()
+        if team != self._known_team:  # another player: its grid goes out whole, changed or not
+            self._known_sent, self._known_team = {}, team
         seen = seen_tiles(w, team) if team is not None and self.fog else None
         if team is not None and seen is not None:
             known = np.ascontiguousarray(np.asarray(seen, dtype=np.uint8)).ravel()
@@ -474,12 +477,11 @@ def step_args(msg: dict) -> dict[str, Any]:
     ticks = msg.get("ticks", 1)
     if isinstance(ticks, bool) or not isinstance(ticks, int) or not 0 <= ticks <= MAX_TICKS:
         raise BadInput(f"ticks must be an integer from 0 to {MAX_TICKS}, got {shown(ticks)}", "ticks")
-    budget = msg.get("budget_ms")
-    if budget is not None:
-        budget = _number(budget, "budget_ms")
-        if budget <= 0:
-            raise BadInput(f"budget_ms must be a positive number, got {budget:g}", "budget_ms")
-        budget = min(budget, MAX_BUDGET_MS)
+    budget = msg.get("budget_ms", MAX_BUDGET_MS)  # a step never holds the worker longer than a second
+    budget = _number(budget, "budget_ms")
+    if budget <= 0:
+        raise BadInput(f"budget_ms must be a positive number, got {budget:g}", "budget_ms")
+    budget = min(budget, MAX_BUDGET_MS)
     team = msg.get("team")
     if team is not None and (not isinstance(team, str) or len(team) > 64):
         raise BadInput(f"team must be a string of at most 64 characters, got {shown(team)}", "team")
