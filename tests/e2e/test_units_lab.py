@@ -145,6 +145,40 @@ def test_pause_and_single_step(lab: Page):
     assert lab.get_by_test_id("world-clock").inner_text().endswith("paused")
 
 
+def test_keys_switch_mode_speed_and_stop_and_the_help_lists_them(lab: Page):
+    w = load_preset(lab, "junction", "none")
+    set_speed(lab, "1")
+    press_on_map(lab, "]")
+    lab.wait_for_function("window.arcstar.world().speed === 2")
+    press_on_map(lab, "[")
+    press_on_map(lab, "[")
+    lab.wait_for_function("window.arcstar.world().speed === 0.5")
+    unit = w["units"][0]
+    lab.get_by_test_id("tool-select").click()
+    lab.mouse.click(*point(lab, unit["x"], unit["y"]))
+    lab.wait_for_function(f"window.arcstar.world().selected.join() === {unit['id']!r}")
+    press_on_map(lab, "x")
+    lab.wait_for_function(f"window.arcstar.world().message.text.startsWith({unit['id'] + ' stopped'!r})")
+    for _ in range(3):
+        press_on_map(lab, ".")
+    lab.wait_for_function("window.arcstar.world().ticks === 3")
+    stopped = next(u for u in world(lab)["units"] if u["id"] == unit["id"])
+    assert stopped["status"] == "stopped" and stopped["orders"] == []
+    assert (stopped["x"], stopped["y"]) == (unit["x"], unit["y"])
+    press_on_map(lab, "u")
+    lab.wait_for_function("window.arcstar.world().mode === 'edit'")
+    press_on_map(lab, "u")
+    lab.wait_for_function("window.arcstar.world().mode === 'units'")
+    press_on_map(lab, "?")
+    keys = lab.get_by_test_id("help-units")
+    assert keys.is_visible()
+    text = keys.inner_text()
+    for words in ("play or pause the world", "one tick", "stop the selected units", "remove the selected units"):
+        assert words in text
+    press_on_map(lab, "Escape")
+    lab.wait_for_function("!window.arcstar.state().helpOpen")
+
+
 def test_select_and_right_click_orders_a_move(lab: Page):
     w = load_preset(lab, "door", "none")
     unit = w["units"][0]
