@@ -166,13 +166,19 @@ export function drawWorld(ctx, ts, app, now) {
   // Where avoidance acted, under the bodies: the latest marker of each unit (older ones fade out).
   const latest = new Map();
   for (const e of w.events) latest.set(e.unit, e);
-  for (const e of w.events) {
+  /** @type {number[][]} the labels placed this frame (none is drawn over another) */
+  const labels = [];
+  /** @type {Array<() => void>} the labels, drawn over the bodies */
+  const later = [];
+  for (let i = w.events.length - 1; i >= 0; i--) {
+    const e = w.events[i];
     const age = Math.max(0, w.time - e.t);
     const alpha = Math.max(0, 1 - age / EVENT_SHOW_S);
     const last = latest.get(e.unit) === e;
-    if (alpha > 0) drawEvent(ctx, ts, e, alpha * (last ? 1 : 0.4), last && age < 1);
+    if (alpha > 0) drawEvent(ctx, ts, e, alpha * (last ? 1 : 0.4), last && age < 1 ? labels : null, later);
   }
   for (const u of w.units) drawBody(ctx, ts, u, drawnPose(app, u, now), w.selected.has(u.id));
+  for (const draw of later) draw();
   if (w.box) {
     const { x0, y0, x1, y1 } = w.box;
     ctx.strokeStyle = SELECTED;
@@ -273,9 +279,10 @@ function roundRect(ctx, x, y, w, h, r) {
  * @param {number} ts
  * @param {{kind: string, x: number, y: number}} e
  * @param {number} alpha
- * @param {boolean} label
+ * @param {number[][] | null} labels  the labels placed so far ([x0, y0, x1, y1], canvas px), or null for none
+ * @param {Array<() => void>} later  where its label goes, to be drawn over the bodies
  */
-function drawEvent(ctx, ts, e, alpha, label) {
+function drawEvent(ctx, ts, e, alpha, labels, later) {
   const r = Math.max(6, ts * 0.42);
   ctx.save();
   ctx.globalAlpha = alpha;
@@ -291,16 +298,27 @@ function drawEvent(ctx, ts, e, alpha, label) {
   ctx.moveTo(r * 0.7, -r * 0.7);
   ctx.lineTo(r * 1.15, -r * 1.15);
   ctx.stroke();
-  if (label && ts >= 28) {
-    const size = Math.round(Math.max(10, Math.min(14, ts * 0.24)));
-    ctx.font = `600 ${size}px system-ui, sans-serif`;
+  ctx.restore();
+  if (!labels || ts < 28) return;
+  const size = Math.round(Math.max(10, Math.min(14, ts * 0.24)));
+  const font = `600 ${size}px system-ui, sans-serif`;
+  ctx.font = font;
+  const x0 = e.x * ts + r * 1.15;
+  const y1 = e.y * ts - r * 1.1;
+  const box = [x0, y1 - size, x0 + ctx.measureText(e.kind).width, y1];
+  if (labels.some((b) => b[0] < box[2] && box[0] < b[2] && b[1] < box[3] && box[1] < b[3])) return;
+  labels.push(box);
+  later.push(() => {
+    ctx.save();
+    ctx.globalAlpha = alpha;
+    ctx.font = font;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
     ctx.lineWidth = 3;
     ctx.strokeStyle = 'rgba(8, 10, 14, 0.85)';
-    ctx.strokeText(e.kind, r * 1.15, -r * 1.1);
+    ctx.strokeText(e.kind, x0, y1);
     ctx.fillStyle = EVENT_COLOR;
-    ctx.fillText(e.kind, r * 1.15, -r * 1.1);
-  }
-  ctx.restore();
+    ctx.fillText(e.kind, x0, y1);
+    ctx.restore();
+  });
 }
