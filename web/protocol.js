@@ -224,7 +224,7 @@ export function describeMessage(id, options = {}) {
 
 /**
  * A world_start message and what to transfer with it: the map goes as a plan's does (its cells,
- * a copy, only with `withCells`).
+ * a copy, only with `withCells`), with its terrain costs always.
  * @param {Id} id
  * @param {PlanRequest['map']} map
  * @param {{seed?: number, avoidance?: string, dt?: number, fog?: boolean}} options
@@ -233,6 +233,8 @@ export function describeMessage(id, options = {}) {
  */
 export function worldStartMessage(id, map, options, withCells) {
   const { message: plan, transfer } = planMessage(id, { map, start: [0, 0], goal: [0, 0] }, withCells);
+  // The costs always go along: the world is built from them (a plan takes them per query).
+  if (map.terrainCosts) plan.map.terrain_costs = map.terrainCosts;
   return { message: { type: 'world_start', id, map: plan.map, ...options }, transfer };
 }
 

@@ -193,7 +193,7 @@ export function kindSize(app, kind) {
 }
 
 /**
- * Start a world on the lab's map (replacing the one there was), with these units in it.
+ * Start a world on the lab's map and terrain costs (replacing the one there was), with these units in it.
  * @param {AppState} app
  * @param {Engine} engine
  * @param {WorldUnit[]} [units]
@@ -202,8 +202,13 @@ export async function startWorld(app, engine, units = []) {
   const w = app.world;
   const m = app.model;
   const fog = w.fog && !!w.info?.fog;
+  /** @type {Array<[number, number | null]>} the lab's terrain costs (null: impassable) */
+  const terrainCosts = [];
+  m.costs.forEach((c, code) => {
+    if (c !== undefined) terrainCosts.push([code, c]);
+  });
   const msg = await engine.worldStart(
-    { width: m.width, height: m.height, version: m.version, cells: m.cells },
+    { width: m.width, height: m.height, version: m.version, cells: m.cells, terrainCosts },
     { seed: w.seed, avoidance: w.avoidance, fog },
   );
   w.on = true;

@@ -170,8 +170,10 @@ describe('requests built by engine.js', () => {
     assertValid(message, 'page_request');
     assert.ok(message.map.cells instanceof Uint8Array && message.map.cells !== cells);
     assert.deepEqual(transfer, [message.map.cells.buffer]);
+    assert.deepEqual(message.map.terrain_costs, [[2, null], [3, 1.5]]);
     const bare = engine.worldStartMessage('w2', /** @type {any} */ (req.map), {}, false);
     assert.equal(bare.message.map.cells, undefined);
+    assert.deepEqual(bare.message.map.terrain_costs, [[2, null], [3, 1.5]]); // the world is built from them
     assertValid(bare.message, 'page_request');
     for (const msg of [
       { type: 'world_info' },

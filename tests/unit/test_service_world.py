@@ -193,6 +193,28 @@ def test_orders_queue_patrol_and_stop():
     assert STATUS_CODES[arrays(svc, out)["status"][0]] == "stopped"
 
 
+def test_the_labs_terrain_costs_make_a_terrain_passable_for_the_world():
+    rows = ["#####",
+            "#.~.#",
+            "#####"]
+    g = np.array([[{"#": 1, ".": 0, "~": 6}[c] for c in r] for r in rows], dtype=np.uint8)
+    svc = Service()
+    m = {"width": 5, "height": 3, "version": "water"}
+    call(svc, {"type": "world_start", "id": 1, "map": m}, g.tobytes())
+    check_error(call(svc, {"type": "world_add", "id": 2, "units": [person("p", 2.5, 1.5)]}), "units[0].start")
+    out = call(svc, {"type": "world_start", "id": 3, "map": {**m, "terrain_costs": [[6, 3.0]]}})
+    assert out["type"] == "world_state"
+    out = call(svc, {"type": "world_add", "id": 4, "units": [person("p", 1.5, 1.5, goal=[3.5, 1.5])]})
+    assert out["type"] == "world_state"
+    for _ in range(20):
+        out = call(svc, {"type": "world_step", "id": 5, "ticks": 20})
+        if out["metrics"]["arrived"]:
+            break
+    assert out["metrics"]["arrived"] == 1  # across the water
+    check_error(call(svc, {"type": "world_start", "id": 6, "map": {**m, "terrain_costs": [[99, 1]]}}),
+                "map.terrain_costs")
+
+
 def test_remove_and_budgeted_steps():
     svc = Service()
     start_world(svc)

@@ -287,7 +287,10 @@ class Service:
         spec = msg.get("map")
         if not isinstance(spec, dict):
             raise BadInput("world_start needs a 'map' object with width, height and version", "map")
-        self.world = worlds.WorldSession.start(msg, self._map(spec, cells))
+        tilemap = self._map(spec, cells)
+        if "terrain_costs" in spec:  # the lab's costs: the world's units plan and stand by them
+            tilemap = self._costs(spec["terrain_costs"], tilemap).view(tilemap)
+        self.world = worlds.WorldSession.start(msg, tilemap)
         return self._world_state(msg, full=True)
 
     def _world_change(self, msg: dict, cells: object) -> dict:
