@@ -123,7 +123,8 @@ export function applyState(app, msg) {
   }
   const a = msg.units;
   const codes = w.info?.status_codes ?? [];
-  const n = Math.min(w.units.length, a.x?.length ?? 0);
+  const whole = !!a && [a.x, a.y, a.heading, a.speed, a.status].every((v) => v && v.length === a.x.length);
+  const n = whole ? Math.min(w.units.length, a.x.length) : 0;
   for (let i = 0; i < n; i++) {
     const u = w.units[i];
     u.px = Number.isNaN(u.px) ? a.x[i] : u.x;
@@ -175,7 +176,13 @@ export function applyState(app, msg) {
   w.ticks = msg.ticks;
   w.dt = msg.dt;
   w.avoidance = msg.avoidance;
+  const before = w.metrics;
   w.metrics = msg.metrics;
+  const all = (/** @type {typeof before} */ m) => !!m && m.units > 0 && m.arrived === m.units;
+  if (all(msg.metrics) && !all(before) && msg.stepped > 0) {
+    const m = msg.metrics;
+    say(app, `All ${plural(m.units, 'unit')} arrived: makespan ${fixed(m.makespan, 2)} s, sum of travel times ${fixed(m.travel_sum, 1)} s, deepest overlap ${fixed(m.deepest_overlap, 3)} tiles.`);
+  }
   if (typeof msg.running === 'boolean') w.running = msg.running;
   if (typeof msg.speed === 'number') w.speed = msg.speed;
   w.lag = msg.lag ?? 0;

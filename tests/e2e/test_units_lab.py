@@ -118,6 +118,7 @@ def test_a_preset_plays_units_move_arrive_and_never_enter_walls(lab: Page):
     tds = lab.locator("[data-testid=world-metrics] td").all()
     cells = {c.get_attribute("data-metric"): c.inner_text() for c in tds}
     assert cells["arrived"] == "2 / 2" and cells["makespan"].endswith(" s") and cells["avoidance"] == "none"
+    assert "All 2 units arrived: makespan" in lab.get_by_test_id("world-message").inner_text()
     lab.get_by_test_id("world-play").click()  # pause
     lab.wait_for_function("!window.arcstar.world().running")
 
