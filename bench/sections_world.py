@@ -36,7 +36,7 @@ SIZE = 128
 
 def timing_request(ctx: Context, counts: list[int] | None, ticks: int | None, size: int | None) -> dict[str, Any]:
     return {"counts": counts or COUNTS, "size": size or SIZE, "ticks": ticks or (100 if ctx.quick else 400),
-            "seed": 7, "scenarios": [], "methods": ctx.methods, "budget_s": 30.0 if ctx.quick else 90.0}
+            "seed": 7, "scenarios": [], "methods": ctx.methods, "budget_s": 30.0 if ctx.quick else 60.0}
 
 
 def peer_versions_note() -> tuple[dict[str, str | None], str]:
@@ -334,7 +334,7 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
     target_rows: list[list[Any]] = []
     for name in names:
         ctx.log(f"scenario {name}")
-        entry: dict[str, Any] = {"arcstar": world_bench.scenario_runs([name], built, 60.0 if ctx.quick else 300.0)}
+        entry: dict[str, Any] = {"arcstar": world_bench.scenario_runs([name], built, 60.0 if ctx.quick else 120.0)}
         base = world_bench.scenario_doc(name, built[0])
         orca: dict[str, Any] | None = None
         if versions["pyrvo"]:
