@@ -60,3 +60,42 @@ def check_trajectory(samples, dt: float, speed: float, acceleration: float, brak
     if blocked is not None:
         for row in s:
             assert disc_overlap(blocked, row[1], row[2], width) <= 1e-6, f"in a wall at t={row[0]}"
+
+
+def deepest_overlap(runs, widths) -> float:
+    """The deepest two bodies ever overlap (tiles; 0 when they never touch), from per-unit
+    samples [t, x, y, heading, speed] taken at the same ticks; units' last samples stand for
+    the ticks after they stop being sampled."""
+    n = max(len(s) for s in runs)
+    pos = np.zeros((n, len(runs), 2))
+    for i, s in enumerate(runs):
+        a = np.asarray(s, dtype=float)[:, 1:3]
+        pos[:len(a), i] = a
+        pos[len(a):, i] = a[-1]
+    w = np.asarray(widths, dtype=float)
+    need = (w[:, None] + w[None, :]) / 2.0
+    worst = 0.0
+    for frame in pos:
+        d = np.hypot(frame[:, None, 0] - frame[None, :, 0], frame[:, None, 1] - frame[None, :, 1])
+        np.fill_diagonal(d, np.inf)
+        worst = max(worst, float((need - d).max()))
+    return worst
+
+
+def longest_stuck(samples, arrived: float | None, eps: float = 1e-9) -> float:
+    """The longest stretch (s) a unit stood still before it arrived (standing on its goal
+    afterwards does not count)."""
+    s = np.asarray(samples, dtype=float)
+    end = arrived if arrived is not None else s[-1, 0]
+    longest, since = 0.0, None
+    for a, b in zip(s, s[1:]):
+        if b[0] > end + eps:
+            break
+        still = math.hypot(b[1] - a[1], b[2] - a[2]) <= eps
+        if still and since is None:
+            since = a[0]
+        elif not still:
+            since = None
+        if since is not None:
+            longest = max(longest, b[0] - since)
+    return longest

@@ -334,14 +334,22 @@ class CooperativePlanner:
             self.history[i].append(p)
         return [self._xy(p) for p in self.positions]
 
-    def solve(self, max_ticks: int = 1000) -> list[list[Tile]]:
-        """Step until every agent is on its goal or ``max_ticks`` ticks have passed; return per
-        agent its tile at every tick so far (index t is tick t, 0 the start). Check
-        ``arrived`` to tell the two endings apart."""
+    def solve(self, max_ticks: int = 1000, stall: int | None = None) -> list[list[Tile]]:
+        """Step until every agent is on its goal, ``max_ticks`` ticks have passed, or (with
+        ``stall``) for that many ticks in a row no agent got closer to its goal (a deadlock
+        WHCA* cannot break); return per agent its tile at every tick so far (index t is tick t,
+        0 the start). Check ``arrived`` to tell the endings apart."""
         if isinstance(max_ticks, bool) or not isinstance(max_ticks, (int, np.integer)) or max_ticks < 0:
             raise BadInput(f"max_ticks must be a whole number, at least 0, got {shown(max_ticks)}", "max_ticks")
+        best = sum(self._distance[i][p] for i, p in enumerate(self.positions))
+        since = 0
         for _ in range(int(max_ticks)):
             if self.arrived:
                 break
             self.step()
+            left = sum(self._distance[i][p] for i, p in enumerate(self.positions))
+            since = 0 if left < best else since + 1
+            best = min(best, left)
+            if stall is not None and since >= stall:
+                break
         return [[self._xy(p) for p in h] for h in self.history]

@@ -139,6 +139,10 @@ class Avoider:
     def changed(self, world: World) -> None:
         """Units or orders changed (a unit added or removed, an order given)."""
 
+    def keeps_standoff(self, u: UnitState) -> bool:
+        """Whether ``u`` keeps ``spacing.STANDOFF`` from units driving at it."""
+        return self.standoff
+
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
         """Called every tick for a moving unit: ``by`` holds it (None: it moves freely)."""
         h = self.hold(u)

@@ -18,6 +18,9 @@ such same-tick chains never close into a ring (no rotations), so nobody waits in
 up to a tile wide never touch (units in tiles that are not the same are at least a tile apart, centre to centre, on
 4-neighbour moves).
 
+Under fog, units of one team plan on what that team knows (unknown tiles open) and plan again
+when it learns something; units of several teams together plan on the map itself.
+
 Limits: units wider than a tile are planned as if a tile wide (``spacing`` still keeps their
 bodies apart); the nearest of several targets is the nearest as the crow flies; two units on one
 tile cannot both be planned: the later one stands still, with its status saying why.
@@ -31,30 +34,70 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..geometry.primitives import Pose
+from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..planner import PlanResult
 from ..search.cooperative import CooperativePlanner
-from .avoidance import Avoider, Tile
+from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
 
 if TYPE_CHECKING:
     from .state import Host as World
     from .state import UnitState
 
-#: WHCA*'s window (ticks), and the longest plan (ticks) per round.
-WINDOW, MAX_TICKS = 16, 4000
+#: WHCA*'s window (ticks), the longest plan (ticks) per round, and the ticks without any agent
+#: getting closer to its goal after which a round stops (the units drive what was planned).
+WINDOW, MAX_TICKS, STALL = 16, 2000, 48
 #: Planning rounds in a row that may leave units short of their goals with nobody closer.
 MAX_ROUNDS = 3
+
+
+def _off_centre(u: UnitState) -> float:
+    """How far ``u`` stands from its tile's centre (tiles)."""
+    return math.hypot(u.x - math.floor(u.x) - 0.5, u.y - math.floor(u.y) - 0.5)
+
+
+def _occupied(world: World, u: UnitState) -> set[Tile]:
+    """Tiles under the other units' centres."""
+    return {tile_of(v.x, v.y) for v in world.units if v is not u}
+
+
+def _start_beside(world: World, u: UnitState, taken: set[Tile]) -> Tile | None:
+    """The free open tile next to ``u``'s (4 neighbours) whose centre is nearest, reached in a
+    straight line that passes no other body: where ``u`` starts when another unit has its tile."""
+    here = tile_of(u.x, u.y)
+    ok = ~world.map.blocked
+    h, w = ok.shape
+    best: tuple[float, Tile] | None = None
+    for t in ((here[0] + 1, here[1]), (here[0] - 1, here[1]), (here[0], here[1] + 1), (here[0], here[1] - 1)):
+        if not (0 <= t[0] < w and 0 <= t[1] < h and ok[t[1], t[0]]) or t in taken:
+            continue
+        cx, cy = t[0] + 0.5, t[1] + 0.5
+        length = math.hypot(cx - u.x, cy - u.y)
+        clear = True
+        for v in world.units:
+            if v is u:
+                continue
+            # the closest point of the segment to v's centre
+            f = 0.0 if length == 0 else max(0.0, min(1.0, ((v.x - u.x) * (cx - u.x) + (v.y - u.y) * (cy - u.y))
+                                                     / (length * length)))
+            px, py = u.x + f * (cx - u.x), u.y + f * (cy - u.y)
+            if math.hypot(v.x - px, v.y - py) < (u.spec.width + v.spec.width) / 2.0:
+                clear = False
+                break
+        if clear and (best is None or length < best[0]):
+            best = (length, t)
+    return None if best is None else best[1]
 
 
 @dataclass
 class Schedule:
     """One unit's plan: the tiles it visits in order with the tick it enters each, the tile it
     was given as its goal (``want``, or a free one near it when another unit has that one, or
-    its own when it has no order); ``progress``
-    the last visit whose centre it reached. Its route starts at visit ``start``, whose centre
-    is ``lead`` tiles from where the unit stood, so visit k's centre is ``lead + k - start``
-    along it."""
+    its own when it has no order); ``progress`` the last visit whose centre it reached (-1: it
+    is still on its way to its first tile's centre, and holds the tiles its body covers). Its
+    route starts at visit ``start``, whose centre is ``lead`` tiles from where the unit stood,
+    so visit k's centre is ``lead + k - start`` along it."""
 
     visits: list[tuple[Tile, int]]
     goal: Tile
@@ -70,19 +113,30 @@ class Cooperative(Avoider):
     name = "cooperative"
     standoff = False  # the plan orders who goes first; bodies need only their margin
 
-    def __init__(self) -> None:
+    def __init__(self, members: set[str] | None = None) -> None:
         super().__init__()
+        self.members = members
         self.dirty = True
         self.plans: dict[str, Schedule] = {}
         self.by_tile: dict[Tile, list[tuple[int, str, int]]] = {}
         self.rounds = 0
         self.left: float = math.inf
+        self.seen: tuple[int, int] = (0, -1)
 
     def changed(self, world: World) -> None:
         self.dirty = True
 
+    def mine(self, world: World) -> list[UnitState]:
+        """The units this plans: all, or its ``members`` (a jam handed over by local avoidance)."""
+        if self.members is None:
+            return world.units
+        return [u for u in world.units if u.spec.id in self.members]
+
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
         """Held units wait: the plan orders who goes first."""
+
+    def keeps_standoff(self, u: UnitState) -> bool:
+        return False
 
     def may_start(self, world: World, u: UnitState, now: float) -> bool:
         return not self.dirty
@@ -101,9 +155,27 @@ class Cooperative(Avoider):
             p = order.points[0]
         return tile_of(p[0], p[1])
 
+    def _known(self, world: World) -> TileMap:
+        """The map to plan on: what the units' team knows under fog (when they are all of one
+        team; else the map itself), remembered with its version so a discovery re-plans."""
+        units = self.mine(world)
+        teams = {u.spec.team for u in units}
+        known = world.known_map(units[0]) if len(teams) == 1 else world.map
+        self.seen = (id(known), known.version)
+        return known
+
     def before(self, world: World, now: float) -> None:
+        units = self.mine(world)
+        for u in units:  # a unit that stopped on its last tile has reached it (room no longer runs)
+            plan = self.plans.get(u.spec.id)
+            if plan is not None and u.mover is None and tile_of(u.x, u.y) == plan.visits[-1][0]:
+                plan.progress = len(plan.visits) - 1
+        if not self.dirty and units and len({u.spec.team for u in units}) == 1:
+            known = world.known_map(units[0])
+            if (id(known), known.version) != self.seen:
+                self.dirty = True  # the team learned something: plan again on what it knows
         if not self.dirty:
-            for u in world.units:
+            for u in self.mine(world):
                 want = self._want(u)
                 plan = self.plans.get(u.spec.id)
                 if u.mover is None and want is not None and (
@@ -112,7 +184,7 @@ class Cooperative(Avoider):
                     break
         if not self.dirty:
             return
-        moving = [u for u in world.units if u.mover is not None]
+        moving = [u for u in self.mine(world) if u.mover is not None]
         for u in moving:
             u.mover.brake()  # type: ignore[union-attr]
         if not moving:
@@ -122,18 +194,25 @@ class Cooperative(Avoider):
         self.dirty = False
         self.plans.clear()
         self.by_tile.clear()
-        units, agents, wants, taken = [], [], [], set()
+        units, agents, wants = [], [], []
+        taken: set[Tile] = set()
         goals: set[Tile] = set()
-        for u in world.units:
+        firsts: list[Tile] = []
+        for u in sorted(self.mine(world), key=lambda v: (_off_centre(v), v.spec.id)):
             start = tile_of(u.x, u.y)
-            if start in taken:
-                u.status = "cooperative: shares its tile with another unit"
-                continue
+            if start in taken:  # two small bodies in one tile: the one further off its centre moves over
+                moved = _start_beside(world, u, taken | _occupied(world, u))
+                if moved is None:
+                    u.status = "cooperative: shares its tile with another unit"
+                    if self.members is not None:
+                        self.members.discard(u.spec.id)
+                    continue
+                start = moved
             taken.add(start)
             units.append(u)
-        starts = {tile_of(u.x, u.y) for u in units}
-        for u in units:
-            start = tile_of(u.x, u.y)
+            firsts.append(start)
+        starts = set(firsts)
+        for u, start in zip(units, firsts, strict=True):
             want = self._want(u)
             wants.append(want)
             goal = start if want is None else want
@@ -144,7 +223,7 @@ class Cooperative(Avoider):
         if not units:
             return
         try:
-            planner = CooperativePlanner(world.map, agents, WINDOW, neighbours=4, rotations=False)
+            planner = CooperativePlanner(self._known(world), agents, WINDOW, neighbours=4, rotations=False)
         except BadInput as e:  # a goal out of reach: plan the rest, that one stays
             i = int(e.field.split("[")[1].split("]")[0]) if e.field.startswith("agents[") else -1
             if i < 0:
@@ -154,7 +233,7 @@ class Cooperative(Avoider):
             units[i].queue.clear()
             self.dirty = True
             return
-        history = planner.solve(MAX_TICKS)
+        history = planner.solve(MAX_TICKS, stall=STALL)
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
@@ -164,14 +243,21 @@ class Cooperative(Avoider):
                 if tile != visits[-1][0]:
                     visits.append((tile, t))
             end = visits[-1][0]
-            self.plans[u.spec.id] = Schedule(visits, goal, want)
+            plan = self.plans[u.spec.id] = Schedule(visits, goal, want)
             for k, (tile, t) in enumerate(visits):
                 self.by_tile.setdefault(tile, []).append((t, u.spec.id, k))
+            beside = body_tiles(u.x, u.y, u.spec.width) | {tile_of(u.x, u.y)}
+            if beside != {visits[0][0]}:  # off its start tile's centre: hold what it covers until there
+                plan.progress = -1
+                for tile in beside - {visits[0][0]}:
+                    self.by_tile.setdefault(tile, []).append((-1, u.spec.id, -1))
             if self._want(u) is None and len(visits) > 1:  # idle, but asked to step aside
                 u.queue.append(Order(OrderKind.MOVE, ((u.x, u.y, u.heading),)))
             if end != goal and self.rounds >= MAX_ROUNDS:
                 u.status = "cooperative: stuck (no plan reaches the goal)"
-        if self.rounds >= MAX_ROUNDS:
+        if self.rounds >= MAX_ROUNDS and self.members is not None:
+            self.members.clear()  # a jam it cannot untangle: hand the units back
+        elif self.rounds >= MAX_ROUNDS:
             self.rounds = 0
             for u in units:
                 plan = self.plans[u.spec.id]
@@ -200,7 +286,7 @@ class Cooperative(Avoider):
         plan = self.plans.get(u.spec.id)
         if plan is None:
             return Route(None, message="cooperative: not planned")
-        plan.start = plan.progress
+        plan.start = max(plan.progress, 0)
         tiles = [t for t, _ in plan.visits[plan.start:]]
         end = tiles[-1]
         goal: Point | None = next((g for g in goals if tile_of(g[0], g[1]) == end), None)

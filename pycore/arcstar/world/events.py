@@ -9,7 +9,8 @@ from enum import StrEnum
 class EventKind(StrEnum):
     """What avoidance did, for the lab's collision markers: ``replan`` around claimed tiles,
     ``wait`` for another unit to clear, ``yield`` (stop to let another pass), ``backup`` (back
-    away to a refuge), ``make_way`` (an idle unit steps aside), ``discover`` (fog: walls seen)."""
+    away to a refuge), ``make_way`` (an idle unit steps aside), ``discover`` (fog: walls seen),
+    ``jam`` (units handed to a cooperative plan to untangle them)."""
 
     REPLAN = "replan"
     WAIT = "wait"
@@ -17,6 +18,7 @@ class EventKind(StrEnum):
     BACKUP = "backup"
     MAKE_WAY = "make_way"
     DISCOVER = "discover"
+    JAM = "jam"
 
 
 @dataclass(frozen=True)

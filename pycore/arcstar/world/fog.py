@@ -29,7 +29,7 @@ from ..planner import PlanResult
 from ..search.grid import GridOptions
 from ..search.incremental import IncrementalPlanner
 from ..turning.methods import TURN_METHODS, realize
-from .avoidance import path_tiles
+from .avoidance import body_tiles
 from .events import EventKind
 from .orders import Point, Route, route_from, start_tile, tile_of
 
@@ -72,6 +72,20 @@ class TeamView:
     seen: np.ndarray
     known: TileMap
     changed: set[tuple[int, int]] = field(default_factory=set)
+
+
+def swept_tiles(u: UnitState) -> set[tuple[int, int]]:
+    """The tiles ``u``'s body sweeps over on the rest of its path (its bounding box every
+    quarter tile), so that a wall learned beside the way, which the body would clip, counts."""
+    m = u.mover
+    out = body_tiles(u.x, u.y, u.spec.width)
+    if m is None:
+        return out
+    dist, xy = m.points()
+    i0 = int(np.searchsorted(dist, m.s, side="right"))
+    for x, y in xy[i0::2]:
+        out |= body_tiles(float(x), float(y), u.spec.width)
+    return out
 
 
 class Fog:
@@ -150,7 +164,7 @@ class Fog:
         for u in world.units:
             if u.spec.team != team or u.mover is None:
                 continue
-            if any(t in changed for t in path_tiles(u, math.inf)):
+            if any(t in changed for t in swept_tiles(u)):
                 world.note(u, EventKind.DISCOVER)
                 world.replan(u, frozenset())
 

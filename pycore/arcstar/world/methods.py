@@ -32,6 +32,7 @@ from ..maps.tilemap import TileMap
 from .avoidance import DETOUR_EXTRA, DETOUR_FACTOR, Avoider, Tile, body_tiles, head_on, path_tiles, walled, way_left
 from .coordinated import Cooperative
 from .events import EventKind
+from .orders import Point, Route
 from .units import Avoidance
 
 if TYPE_CHECKING:
@@ -45,6 +46,8 @@ CHECK_EVERY, HORIZON, SLACK = 0.5, 2.0, 0.25
 #: moving units within ``NEARBY`` tiles claim ``CLAIM_AHEAD`` tiles of their way, each costing
 #: ``PENALTY`` more (in the search's cost units: a straight step costs 10), as Lester advises.
 ADJACENT, NEARBY, CLAIM_AHEAD, PENALTY = 1.5, 10.0, 12.0, 20.0
+#: A unit held this long (s) is in a jam; the units this near it (tiles) are planned together.
+JAM_AFTER, JAM_RADIUS = 4.0, 2.5
 
 
 def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
@@ -87,7 +90,82 @@ def left_of(tiles: set[Tile], heading: float) -> set[Tile]:
     return {(x + dx, y + dy) for x, y in tiles} - tiles
 
 
-class Pinter(Avoider):
+class Local(Avoider):
+    """What Pinter's and Lester's methods share beyond ``Avoider``: a jam that waiting, detours,
+    refuges and stepping back have not broken within ``JAM_AFTER`` seconds is handed, with the
+    units within ``JAM_RADIUS`` tiles of it, to a cooperative plan (``coordinated.Cooperative``
+    for those units alone); they drive it in tile order until they are through, then go on by
+    the local rules. Local rules cannot untangle every crowd at a door or a corridor with
+    traffic both ways; this is the fallback a game would want rather than units stuck for good.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.group: Cooperative | None = None
+
+    def member(self, u: UnitState) -> bool:
+        g = self.group
+        return g is not None and g.members is not None and u.spec.id in g.members
+
+    def look(self, world: World, now: float) -> None:
+        """The method's own look round, before the units move."""
+
+    def before(self, world: World, now: float) -> None:
+        self.look(world, now)
+        g = self.group
+        if g is None or g.members is None:
+            return
+        for u in g.mine(world):
+            if not u.busy and not g.dirty:
+                g.members.discard(u.spec.id)  # through: local rules again
+        if not g.members:
+            self.group = None
+            return
+        g.before(world, now)
+
+    def room(self, world: World, u: UnitState) -> float:
+        if self.group is not None and self.member(u):
+            return self.group.room(world, u)
+        return super().room(world, u)
+
+    def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
+        if self.group is not None and self.member(u):
+            return self.group.route(world, u, goals)
+        return None
+
+    def may_start(self, world: World, u: UnitState, now: float) -> bool:
+        if self.group is not None and self.member(u):
+            return self.group.may_start(world, u, now)
+        return super().may_start(world, u, now)
+
+    def keeps_standoff(self, u: UnitState) -> bool:
+        return not self.member(u)
+
+    def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
+        if self.member(u):
+            return
+        super().held(world, u, by, now)
+        h = self.hold(u)
+        if by is not None and h.since is not None and now - h.since >= JAM_AFTER:
+            self.jam(world, u, by, now)
+
+    def jam(self, world: World, u: UnitState, by: UnitState, now: float) -> None:
+        """Hand ``u``, ``by`` and the units near them to the cooperative plan."""
+        near = {v.spec.id for v in world.units
+                if min(math.hypot(v.x - u.x, v.y - u.y), math.hypot(v.x - by.x, v.y - by.y)) <= JAM_RADIUS}
+        if self.group is None or self.group.members is None:
+            self.group = Cooperative(near)
+        else:
+            self.group.members |= near
+        self.group.dirty = True
+        for vid in near:
+            v = world.unit(vid)
+            self.hold(v).since, self.hold(v).by, self.hold(v).refuge_for = None, None, None
+            v.gives_way_to = None
+        world.note(u, EventKind.JAM)
+
+
+class Pinter(Local):
     """Pinter's friendly-collision avoidance (module notes)."""
 
     name = "pinter"
@@ -96,7 +174,7 @@ class Pinter(Avoider):
         super().__init__()
         self._next = 0.0
 
-    def before(self, world: World, now: float) -> None:
+    def look(self, world: World, now: float) -> None:
         if now + 1e-9 < self._next:
             return
         self._next = now + CHECK_EVERY
@@ -115,7 +193,8 @@ class Pinter(Avoider):
                         hits.setdefault(u.spec.id, set()).add(v.spec.id)
                         hits.setdefault(v.spec.id, set()).add(u.spec.id)
         for u in world.units:
-            if u.spec.id not in hits or u.mover is None or u.order is None or u.detour is not None:
+            if u.spec.id not in hits or u.mover is None or u.order is None or u.detour is not None or \
+                    self.member(u):
                 continue
             h = self.hold(u)
             if now < h.quiet_until or h.refuge_for is not None:
@@ -136,7 +215,7 @@ class Pinter(Avoider):
                 break
 
 
-class Claimed(Avoider):
+class Claimed(Local):
     """Lester's claimed tiles and units as obstacles (module notes)."""
 
     name = "claimed"
@@ -145,7 +224,7 @@ class Claimed(Avoider):
         super().__init__()
         self._next = 0.0
 
-    def before(self, world: World, now: float) -> None:
+    def look(self, world: World, now: float) -> None:
         if now + 1e-9 < self._next:
             return
         self._next = now + CHECK_EVERY

@@ -86,8 +86,8 @@ def route_from(result: PlanResult, pose: Pose, goal: Point, reverse: bool = Fals
     if math.hypot(start.x - pose.x, start.y - pose.y) > SAME:
         way = math.atan2(start.y - pose.y, start.x - pose.x)
         back = reverse and abs(angle_diff(way, pose.heading + math.pi)) < BEHIND
-        lead = Line(pose.x, pose.y, pose.heading if back else way, math.hypot(start.x - pose.x, start.y - pose.y),
-                    -1 if back else 1)
+        lead = Line(pose.x, pose.y, way + math.pi if back else way, math.hypot(start.x - pose.x, start.y - pose.y),
+                    -1 if back else 1)  # backing up: facing exactly away from where it goes
         segs.insert(0, lead)
         shift = lead.length
     end = segs[-1].end_pose() if segs else start

@@ -281,7 +281,7 @@ class World:
         if m is None:
             u.speed, u.waiting = 0.0, False
             return
-        room, by = (math.inf, None) if near is None else spacing_room(u, near, self.dt, self.avoider.standoff)
+        room, by = (math.inf, None) if near is None else spacing_room(u, near, self.dt, self.avoider.keeps_standoff(u))
         room = min(room, self.avoider.room(self, u))
         m.step(self.dt, room)
         u.x, u.y, u.heading, u.speed = m.x, m.y, m.heading, m.v * m.gear

@@ -1,0 +1,117 @@
+"""Units avoiding each other and exploring in fog: the proof scenarios (arcstar.world.presets),
+run with each avoidance method and checked from the samples alone with ``worldcheck`` (code of
+its own): every unit within its limits and out of walls, bodies never overlapping by more than
+0.05 tile, arrivals, and how long a unit ever stood stuck."""
+
+import math
+
+import pytest
+
+import arcstar
+from arcstar.search.cooperative import CooperativePlanner
+from arcstar.world import presets, read_scenario
+from worldcheck import check_trajectory, deepest_overlap, longest_stuck
+
+TOLERANCE = 0.05
+
+
+def run(doc):
+    sc = read_scenario(doc)
+    w = sc.world
+    w.run(sc.duration)
+    blocked = arcstar.parse_ascii("\n".join(doc["map"])).map.blocked
+    for u in w.units:
+        s = u.spec
+        check_trajectory(u.samples, w.dt, s.speed, s.acceleration, s.braking + 1e-9, blocked, s.width,
+                         radius=None if s.kind is not None and s.kind.value == "person" else None)
+    return w
+
+
+def overlap(w):
+    return deepest_overlap([u.samples for u in w.units], [u.spec.width for u in w.units])
+
+
+@pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
+@pytest.mark.parametrize("kind", ["tank", "person"])
+def test_head_on_in_a_corridor_with_a_passing_bay(method, kind):
+    w = run(presets.corridor_bay(length=13, avoidance=method, kind=kind))
+    assert all(u.arrived is not None for u in w.units), [(u.id, u.status) for u in w.units]
+    assert overlap(w) <= TOLERANCE
+    a, b = w.units
+    assert a.samples[-1][1:3] == pytest.approx((13.5, 1.5)) and b.samples[-1][1:3] == pytest.approx((1.5, 1.5))
+
+
+def test_without_avoidance_the_same_corridor_has_the_bodies_overlap():
+    """The check can fail: with no avoidance the two drive through each other."""
+    w = run(presets.corridor_bay(length=13, avoidance="none"))
+    assert overlap(w) > 0.5
+
+
+@pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
+@pytest.mark.parametrize("kind", ["car", "person"])
+def test_two_units_crossing_at_a_junction(method, kind):
+    w = run(presets.junction(arm=5, avoidance=method, kind=kind))
+    assert all(u.arrived is not None for u in w.units)
+    assert overlap(w) <= TOLERANCE
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_twenty_units_through_a_one_tile_door_cooperatively(seed):
+    w = run(presets.door(count=20, avoidance="cooperative", seed=seed))
+    assert all(u.arrived is not None for u in w.units)
+    assert overlap(w) <= TOLERANCE
+
+
+@pytest.mark.xfail(strict=True, reason="not met yet: driven in tile order, units far back in the queue wait "
+                                       "for the whole chain ahead (22 s measured on seed 1)")
+def test_no_unit_waits_at_the_door_longer_than_ten_seconds():
+    w = run(presets.door(count=20, avoidance="cooperative", seed=1))
+    stuck = max(longest_stuck(u.samples, u.arrived) for u in w.units)
+    assert stuck <= 10.0 + 1e-9, stuck
+
+
+def test_two_groups_of_ten_swap_through_a_corridor_cooperatively():
+    w = run(presets.group_swap(count=10, avoidance="cooperative"))
+    assert all(u.arrived is not None for u in w.units)
+    assert overlap(w) <= TOLERANCE
+
+
+@pytest.mark.parametrize("method", ["none", "pinter", "cooperative"])
+def test_a_unit_in_fog_meets_a_dead_end_and_goes_round(method):
+    doc = presets.fog_dead_end(avoidance=method)
+    w = run(doc)
+    (u,) = w.units
+    assert u.arrived is not None
+    # the dead end was learned on the way: it went east first, then round by the top corridor
+    xs = [s[1] for s in u.samples]
+    assert max(xs[: len(xs) // 3]) > 9.0, "it did not try the way it believed open"
+    assert min(s[2] for s in u.samples) < 2.0, "it did not go round by the top corridor"
+    # on the true map from the start it would have gone straight round
+    doc["fog"] = False
+    clear = run(doc)
+    assert clear.units[0].arrived < u.arrived
+
+
+def test_the_same_seed_gives_the_same_run():
+    doc = presets.door(count=8, avoidance="pinter", seed=3)
+    a, b = run(doc), run(doc)
+    assert [u.samples for u in a.units] == [u.samples for u in b.units]
+
+
+def test_cooperative_plans_without_rotations_never_close_a_ring():
+    """The planner the world drives: no ring of agents each stepping into the tile the next one
+    leaves in the same tick (a 2x2 block of four agents wanting to turn round it)."""
+    m = arcstar.parse_ascii("\n".join(["....", "....", "....", "...."])).map
+    agents = [((1, 1), (2, 1)), ((2, 1), (2, 2)), ((2, 2), (1, 2)), ((1, 2), (1, 1))]
+    p = CooperativePlanner(m, agents, 8, neighbours=4, rotations=False)
+    hist = p.solve(200)
+    assert p.arrived
+    for t in range(len(hist[0]) - 1):
+        moves = {hist[i][t]: hist[i][t + 1] for i in range(len(agents)) if hist[i][t] != hist[i][t + 1]}
+        for start in moves:
+            at, seen = start, set()
+            while at in moves and at not in seen:
+                seen.add(at)
+                at = moves[at]
+            assert at != start or len(seen) < 2, f"a ring moves round at tick {t}"
+    assert math.isfinite(len(hist[0]))
