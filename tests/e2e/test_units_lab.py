@@ -43,6 +43,9 @@ def load_preset(page: Page, name: str, avoidance: str | None = None) -> dict:
     """Choose a scenario and load it (paused), optionally with another avoidance method."""
     page.evaluate("window.arcstar.ready")
     page.wait_for_function("window.arcstar.world().presets.length > 0", timeout=TIMEOUT_MS)
+    if world(page)["running"]:  # the page is shared by the module's tests: start from a paused world
+        page.get_by_test_id("world-play").click()
+        page.wait_for_function("!window.arcstar.world().running", timeout=TIMEOUT_MS)
     before = world(page)["states"]
     page.get_by_test_id("world-preset").select_option(name)
     page.get_by_test_id("world-load").click()
@@ -396,6 +399,7 @@ def test_fog_player_dims_what_the_team_has_not_seen(lab: Page):
     lab.get_by_test_id("world-play").click()
     lab.wait_for_function(f"window.arcstar.world().known > {first}", timeout=TIMEOUT_MS)
     lab.get_by_test_id("world-play").click()
+    lab.wait_for_function("!window.arcstar.world().running")
     lab.get_by_test_id("world-player").select_option("")
     lab.wait_for_function("window.arcstar.world().known === null")
 
