@@ -7,12 +7,12 @@ Pinter ("People Movement and Friendly-Collision Avoidance"): every ``CHECK_EVERY
 second) each unit claims the tiles its body will cover over the next ``HORIZON`` (two seconds)
 along its path, each tile with the time window it is there (at the speed it has, or half its top
 speed if slower). Two units whose claims share a tile in overlapping windows (within ``SLACK``)
-will collide, unless they go the same way (headings within about 70 degrees: a queue or a
-stream, which ``spacing`` keeps apart; re-planning round each other there only scatters them). A
-unit that will collide decelerates and plans a new route with the other's claimed tiles walled
+will collide. When the other meets it head-on (headings over 120 degrees apart) or stands with
+nothing to do, the unit decelerates and plans a new route with the other's claimed tiles walled
 off, and, to pass on the right, the tiles on its left of them too (then without them if that
-fails); a detour longer than ``DETOUR_FACTOR`` times the way left is not taken: it keeps its
-path and spacing makes it wait, yield or back up.
+fails); a detour longer than ``DETOUR_FACTOR`` times the way left is not taken: one of the two
+backs up to a refuge instead. Against units going its way or crossing it keeps its path and
+decelerates (``spacing``): re-planning round a stream or a queue only scatters it.
 
 Lester ("Notes on Implementation", 1 and 2): when a unit plans, units that are stopped or next
 to it (within ``ADJACENT`` tiles) are walls; the tiles on the current and future part of the
@@ -102,6 +102,14 @@ class Local(Avoider):
     def __init__(self) -> None:
         super().__init__()
         self.group: Cooperative | None = None
+        self._next = 0.0
+
+    def due(self, now: float) -> bool:
+        """Whether a look round is due (every ``CHECK_EVERY`` seconds)."""
+        if now + 1e-9 < self._next:
+            return False
+        self._next = now + CHECK_EVERY
+        return True
 
     def member(self, u: UnitState) -> bool:
         g = self.group
@@ -170,14 +178,9 @@ class Pinter(Local):
 
     name = "pinter"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._next = 0.0
-
     def look(self, world: World, now: float) -> None:
-        if now + 1e-9 < self._next:
+        if not self.due(now):
             return
-        self._next = now + CHECK_EVERY
         claims = {u.spec.id: claim(u) for u in world.units}
         by_tile: dict[Tile, list[tuple[UnitState, float, float]]] = {}
         for u in world.units:
@@ -220,14 +223,9 @@ class Claimed(Local):
 
     name = "claimed"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._next = 0.0
-
     def look(self, world: World, now: float) -> None:
-        if now + 1e-9 < self._next:
+        if not self.due(now):
             return
-        self._next = now + CHECK_EVERY
         for u in world.units:
             u.claimed = frozenset(path_tiles(u, CLAIM_AHEAD)) if u.mover is not None else frozenset()
 
