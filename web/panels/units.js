@@ -170,6 +170,9 @@ export function unitsPanel(app, engine) {
     metrics.replaceChildren(title, table);
   }
 
+  /** The scenario the select was last set to from the state. */
+  let shownPreset = '';
+
   function show() {
     const info = w.info;
     const ready = app.engineState === 'ready' && !!info;
@@ -179,7 +182,11 @@ export function unitsPanel(app, engine) {
     modeUnits.setAttribute('aria-checked', String(w.mode === 'units'));
     document.body.dataset.mode = w.mode;
     fill(preset, [['', 'choose a scenario…'], ...(info?.presets ?? Object.keys(PRESET_NAMES)).map((p) => /** @type {[string, string]} */ ([p, PRESET_NAMES[p] ?? p]))]);
-    if (w.preset && preset.value !== w.preset) preset.value = w.preset;
+    // follow the loaded scenario when it changes, but never undo a choice the user has made and not loaded yet
+    if (w.preset !== shownPreset) {
+      shownPreset = w.preset;
+      if (w.preset) preset.value = w.preset;
+    }
     load.disabled = !ready;
     for (const b of tools.querySelectorAll('button')) {
       const on = b.dataset.tool === w.tool;
