@@ -14,6 +14,7 @@ import { PROVISIONAL_CHOICES, defaultSearchInput, defaultUnitInput } from './con
 import { followModel } from './edits.js';
 import { Editor } from './editor.js';
 import { Engine } from './engine.js';
+import { keepForOffline, showIsolation } from './hosting.js';
 import { builtInMap, loadCoreData } from './io/coredata.js';
 import { autosave, restoreWork } from './io/autosave.js';
 import { loadBenchIndex, showMap } from './io/maps.js';
@@ -132,6 +133,7 @@ replayPanel(app);
 viewbarPanel(app, canvas);
 notesPanel(app, engine);
 helpPanel(app);
+showIsolation(self.crossOriginIsolated);
 listenToKeys(app, engine, canvas);
 app.emit('controls', 'maps', 'view', 'hover');
 requestAnimationFrame(frame);
@@ -145,4 +147,5 @@ const mapShown = restoreWork(app, engine)
     app.setStatus('error', `Error: ${messageOf(e)}`, 0);
   })
   .then(() => autosave(app));
+void keepForOffline(engine.ready);
 /** @type {any} */ (window).arcstar = labApi({ app, engine, renderer, canvas, drawNow, mapShown });
