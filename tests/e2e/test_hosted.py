@@ -175,3 +175,38 @@ def test_the_policy_forbids_inline_script(browser, hosted) -> None:
         assert page.evaluate("window.__csp")[0].startswith("script-src")
     finally:
         context.close()
+
+
+def test_a_new_deploy_replaces_the_old_cache(browser, served_dir: Path, tmp_path: Path) -> None:
+    """A copy of the site whose manifest and service worker are swapped for a "new build" while
+    a visitor has the old one: the browser installs the new worker, which keeps the new build's
+    files under its own name and deletes the old cache."""
+    site = tmp_path / "site"
+    site.mkdir()
+    for entry in served_dir.iterdir():
+        if entry.name not in ("manifest.json", "sw.js"):
+            (site / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    manifest = json.loads((served_dir / "manifest.json").read_text())
+    worker = (served_dir / "sw.js").read_text()
+    old, new = manifest["build"], manifest["build"] + "-next"
+    assert worker.count(f"'{old}'") == 1, "sw.js does not carry the manifest's build id"
+    (site / "manifest.json").write_text(json.dumps(manifest))
+    (site / "sw.js").write_text(worker)
+    server, url = build.start_server(site, prefix=PREFIX)
+    context, page, _, _ = visit(browser, url)
+    try:
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=BOOT_TIMEOUT_MS)
+        assert page.evaluate("caches.keys()") == [f"arcstar-{old}"]
+        (site / "manifest.json").write_text(json.dumps({**manifest, "build": new}))
+        (site / "sw.js").write_text(worker.replace(f"'{old}'", f"'{new}'"))
+        page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        page.wait_for_function(f"async () => (await caches.keys()).join() === 'arcstar-{new}'",
+                               timeout=BOOT_TIMEOUT_MS)
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("caches.keys()") == [f"arcstar-{new}"]
+        assert page.evaluate("window.__csp") == []
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
