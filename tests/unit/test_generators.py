@@ -388,3 +388,21 @@ def test_cli_bad_parameters_exit_2_with_a_message(args, words, capsys):
 def test_cli_refuses_an_unwritable_file(tmp_path, capsys):
     assert main(["generate", "maze", "-o", str(tmp_path / "no" / "such" / "dir.txt")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+@pytest.mark.no_pyodide
+def test_the_labs_density_table_is_the_cores():
+    """web/generator.js repeats DENSITY (the page knows the ranges before the engine is up)."""
+    import re
+    from pathlib import Path
+
+    from arcstar.maps.generators import DENSITY, MAX_SEED, MAX_SIDE, MIN_SIDE
+
+    js = (Path(__file__).resolve().parents[2] / "web" / "generator.js").read_text()
+    table = re.search(r"export const DENSITY = Object\.freeze\(\{(.*?)\}\);", js, re.S)
+    assert table
+    rows = dict((k, (float(a), float(b), float(c)))
+                for k, a, b, c in re.findall(r"(\w+): \['[^']*', ([\d.]+), ([\d.]+), ([\d.]+)\]", table.group(1)))
+    assert rows == {k.value: (low, high, d) for k, (_, low, high, d) in DENSITY.items()}
+    assert f"GEN_SIDE = Object.freeze([{MIN_SIDE}, {MAX_SIDE}])" in js
+    assert MAX_SEED == 2**32 - 1 and "MAX_SEED = 2 ** 32 - 1" in js
