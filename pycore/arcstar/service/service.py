@@ -16,6 +16,9 @@ are what code reads; the message is for people. Every message is defined in
   ``limits``, heuristics, terrains, ...). ``describe`` (options): what a plan with them
   guarantees (``optimal``, ``legal``, ``text``), from the planner's method registry.
 - ``load_map`` (text): reads a ``.map``, arcstar JSON or ASCII art; answers ``map``.
+  ``write_map`` (map as for ``plan``, format ``movingai``): the map as a Moving AI ``.map`` under
+  its ``terrain_costs`` (passable ``.``, impassable ``@``), and the terrains written as a letter
+  that does not keep them (``lost``); answers ``map_text``.
   ``load_scen`` (text, width, height): answers ``scenarios``.
 - Units in motion (one world per service, ``worlds.WorldSession``): ``world_info`` (kinds,
   avoidance methods, presets; answers ``world_info``), ``world_preset`` (name: its scenario
@@ -39,8 +42,8 @@ from typing import Any, cast
 import numpy as np
 
 from ..maps.costs import CostProfile
-from ..maps.mapio import check_format, load_text, parse_scen, text_format
-from ..maps.tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
+from ..maps.mapio import check_format, load_text, parse_scen, text_format, to_movingai_map
+from ..maps.tilemap import DEFAULT_TERRAINS, WALL, Terrain, TileMap, check_size
 from ..outcomes import BadInput, field_of, shown
 from ..planner import METHODS, PlanJob, PlanOptions, guarantee
 from ..search.engine import STOP_RULES, TRACE_DETAIL_LIMIT
@@ -63,6 +66,7 @@ REQUEST_KEYS: dict[str, tuple[str, ...]] = {
     "info": ("type", "id"),
     "load_map": ("type", "id", "text", "format"),
     "load_scen": ("type", "id", "text", "width", "height"),
+    "write_map": ("type", "id", "map", "format"),
     "describe": ("type", "id", "options"),
     **worlds.WORLD_KEYS,
 }
@@ -275,6 +279,24 @@ class Service:
         return {"type": "scenarios", "id": msg["id"],
                 "scenarios": [{"id": s.id, "bucket": s.bucket, "start": list(s.start), "goal": list(s.goal),
                                "optimal": s.optimal} for s in scens]}
+
+    def _write_map(self, msg: dict, cells: object) -> dict:
+        if msg.get("format") != "movingai":
+            raise BadInput(f"format must be 'movingai' (the only map format written), got {shown(msg.get('format'), 40)}",
+                           "format")
+        spec = msg.get("map")
+        if not isinstance(spec, dict):
+            raise BadInput("write_map needs a 'map' object with width, height and version", "map")
+        tilemap = self._map(spec, cells)
+        if "terrain_costs" in spec:  # the lab's costs decide what is passable
+            tilemap = self._costs(spec["terrain_costs"], tilemap).view(tilemap)
+        counts = np.bincount(tilemap.terrain.ravel(), minlength=256)
+        lost = [{"code": t.code, "name": t.name, "tiles": int(counts[t.code]),
+                 "cost": None if math.isinf(t.cost) else t.cost, "written": "@" if math.isinf(t.cost) else "."}
+                for t in sorted(tilemap.terrains.values(), key=lambda t: t.code)
+                if counts[t.code] and (t.cost != 1.0 if not math.isinf(t.cost) else t.code != WALL)]
+        return {"type": "map_text", "id": msg["id"], "format": "movingai", "text": to_movingai_map(tilemap),
+                "lost": lost}
 
     # -- the world ----------------------------------------------------------------------------
     def _world_info(self, msg: dict, cells: object) -> dict:
