@@ -17,6 +17,7 @@ import { Engine } from './engine.js';
 import { builtInMap, loadCoreData } from './io/coredata.js';
 import { autosave, restoreWork } from './io/autosave.js';
 import { loadBenchIndex, showMap } from './io/maps.js';
+import { listenForLinks, openLink } from './io/share.js';
 import { listenToCommands } from './commander.js';
 import { listenToKeys } from './keys.js';
 import { benchPanel } from './panels/bench.js';
@@ -144,5 +145,10 @@ const mapShown = restoreWork(app, engine)
     showMap(app, engine, builtInMap(app.core, 'empty'), 'empty');
     app.setStatus('error', `Error: ${messageOf(e)}`, 0);
   })
-  .then(() => autosave(app));
+  // A share link in the address opens over it (one undo step brings the restored work back).
+  .then(() => openLink(app, engine, location.hash))
+  .then(() => {
+    autosave(app);
+    listenForLinks(app, engine);
+  });
 /** @type {any} */ (window).arcstar = labApi({ app, engine, renderer, canvas, drawNow, mapShown });

@@ -52,6 +52,7 @@ export const ErrorKind = Object.freeze({
  * @typedef {{type: 'load_map', id: Id, text: string, format?: MapFormat}} LoadMapMessage
  * @typedef {{type: 'load_scen', id: Id, text: string, width: number, height: number}} LoadScenMessage
  * @typedef {{type: 'describe', id: Id, options?: Record<string, unknown>}} DescribeRequest
+ * @typedef {{type: 'write_map', id: Id, map: WireMap, format: 'movingai'}} WriteMapMessage
  * @typedef {[number, number] | [number, number, number | null]} WorldPoint  tiles (centres at +0.5); heading radians
  * @typedef {{id: string, kind?: 'tank' | 'car' | 'person', start: WorldPoint, goal?: WorldPoint | null, team?: string,
  *            width?: number, radius?: number, speed?: number, method?: string}} WorldUnit
@@ -69,7 +70,8 @@ export const ErrorKind = Object.freeze({
  *            team?: string | null}} WorldRunMessage
  * @typedef {WorldInfoRequest | WorldPresetRequest | WorldStartMessage | WorldAddMessage | WorldRemoveMessage
  *           | WorldOrderMessage | WorldStepMessage | WorldRunMessage} WorldRequest
- * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest | WorldRequest} PageRequest
+ * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest | WorldRequest
+ *           | WriteMapMessage} PageRequest
  */
 
 /**
@@ -89,6 +91,9 @@ export const ErrorKind = Object.freeze({
  * @typedef {{id: number, bucket: number, start: Tile, goal: Tile, optimal: number}} ScenarioEntry
  * @typedef {{type: 'scenarios', id: Id, scenarios: ScenarioEntry[]}} ScenariosMessage
  * @typedef {{type: 'describe', id: Id, optimal: boolean, legal: boolean | null, text: string}} DescribeMessage
+ * @typedef {{code: number, name: string, tiles: number, cost: number | null, written: '.' | '@'}} LostTerrain
+ *   a terrain a written map does not keep: its tiles were written as `written`
+ * @typedef {{type: 'map_text', id: Id, format: 'movingai', text: string, lost: LostTerrain[]}} MapTextMessage
  * @typedef {{type: 'crashed', message: string}} CrashedMessage  the worker's runtime broke; it closes itself
  * @typedef {{type: 'world_info', id: Id, kinds: Record<string, {width: number, radius: number, speed: number}>,
  *            avoidance: string[], methods: string[], presets: string[], status_codes: string[], fog: boolean,
@@ -124,7 +129,7 @@ export const ErrorKind = Object.freeze({
  * @property {WorldMetrics} metrics
  * @typedef {BootMessage | StartedMessage | ProgressMessage | ResultMessage | ErrorMessage | CancelledMessage
  *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage | CrashedMessage | WorldInfoMessage
- *           | WorldScenarioMessage | WorldStateMessage} WorkerAnswer
+ *           | WorldScenarioMessage | WorldStateMessage | MapTextMessage} WorkerAnswer
  */
 
 /**
