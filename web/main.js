@@ -146,7 +146,7 @@ const mapShown = restoreWork(app, engine)
     app.setStatus('error', `Error: ${messageOf(e)}`, 0);
   })
   // A share link in the address opens over it (one undo step brings the restored work back).
-  .then(() => openLink(app, engine, location.hash))
+  .then(() => openLink(app, engine, location.hash, true))
   .then(() => {
     autosave(app);
     listenForLinks(app, engine);

@@ -244,6 +244,17 @@ export function worldStartMessage(id, map, options, withCells) {
 }
 
 /**
+ * A write_map request without its id (what `Engine.request` takes): the map as a Moving AI .map,
+ * written by the core under these terrain costs; the cells go along (a copy, so the page keeps its own).
+ * @param {PlanRequest['map']} map
+ * @returns {Omit<WriteMapMessage, 'id'>}
+ */
+export function writeMapRequest(map) {
+  const wire = { width: map.width, height: map.height, version: map.version, cells: map.cells.slice() };
+  return { type: 'write_map', format: 'movingai', map: map.terrainCosts ? { ...wire, terrain_costs: map.terrainCosts } : wire };
+}
+
+/**
  * A request answered at once, from its fields without an id (what `Engine.request` takes).
  * @param {Id} id
  * @param {Record<string, unknown>} msg

@@ -9,6 +9,7 @@
  * @module io/export
  */
 
+import { writeMapRequest } from '../protocol.js';
 import { wireMap } from '../search.js';
 import { messageOf, plural } from '../util.js';
 import { workText } from './work.js';
@@ -75,12 +76,7 @@ export function exportWork(app) {
  * @returns {Promise<MapTextMessage>}
  */
 async function movingAiText(app, engine) {
-  const map = wireMap(app);
-  return engine.request({
-    type: 'write_map',
-    format: 'movingai',
-    map: { width: map.width, height: map.height, version: map.version, cells: map.cells.slice(), terrain_costs: map.terrainCosts },
-  });
+  return engine.request(writeMapRequest(wireMap(app)));
 }
 
 /**

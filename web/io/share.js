@@ -52,9 +52,11 @@ function clearFragment() {
  * @param {AppState} app
  * @param {Engine} engine
  * @param {string} hash
+ * @param {boolean} [atLoad]  opened with the page: also said in the notice over the map, which the
+ *   engine's boot messages do not overwrite
  * @returns {Promise<boolean>} whether a link was opened
  */
-export async function openLink(app, engine, hash) {
+export async function openLink(app, engine, hash, atLoad = false) {
   if (!isShareFragment(hash)) return false;
   clearFragment();
   try {
@@ -67,12 +69,21 @@ export async function openLink(app, engine, hash) {
     }
     await openWork(app, engine, work, 'open the shared link');
     const units = work.world ? `, ${work.world.units.length === 1 ? '1 unit' : `${work.world.units.length} units`}` : '';
+    const text = `Opened the shared link: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.`;
     const ready = app.engineState === 'ready';
-    app.setStatus(ready ? 'ready' : 'loading',
-      `Opened the shared link: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.${ready ? '' : ' The engine is still loading.'}`, ready ? 1 : null);
+    app.setStatus(ready ? 'ready' : 'loading', `${text}${ready ? '' : ' The engine is still loading.'}`, ready ? 1 : null);
+    if (atLoad) {
+      app.notice = { text, error: false };
+      app.emit('notes');
+    }
     return true;
   } catch (e) {
-    app.setStatus('error', `Error: the shared link could not be opened: ${messageOf(e)}. Your map and work are as they were.`, 0);
+    const text = `Error: the shared link could not be opened: ${messageOf(e)}. Your map and work are as they were.`;
+    app.setStatus('error', text, 0);
+    if (atLoad) {
+      app.notice = { text, error: true };
+      app.emit('notes');
+    }
     return false;
   }
 }

@@ -282,8 +282,8 @@ class Service:
 
     def _write_map(self, msg: dict, cells: object) -> dict:
         if msg.get("format") != "movingai":
-            raise BadInput(f"format must be 'movingai' (the only map format written), got {shown(msg.get('format'), 40)}",
-                           "format")
+            got = shown(msg.get("format"), 40)
+            raise BadInput(f"format must be 'movingai' (the only map format written), got {got}", "format")
         spec = msg.get("map")
         if not isinstance(spec, dict):
             raise BadInput("write_map needs a 'map' object with width, height and version", "map")
