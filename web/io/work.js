@@ -2,8 +2,8 @@
 /**
  * The user's work as one snapshot: the map (cells run-length encoded), terrain costs, start and
  * goal, the search and unit settings (the markers' headings are unit settings), the view's
- * options and the world's units when there are any. Autosave, share links and the JSON export
- * all write it with `workText` and read it with `readWork`, so whatever is added here travels in
+ * options, the last generator's settings and the world's units when there are any. Autosave,
+ * share links and the JSON export all write it with `workText` and read it with `readWork`, so whatever is added here travels in
  * all three. Read as untrusted: every field is checked, and anything malformed throws an Error
  * saying what, before anything on the page changes.
  *
@@ -14,6 +14,7 @@
  */
 
 import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../controls.js';
+import { checkSettings } from '../generator.js';
 import { messageOf } from '../util.js';
 import { KINDS, say, standing, startWorld } from '../world.js';
 import { showMap } from './maps.js';
@@ -56,6 +57,7 @@ const MAX_UNIT_SIZE = 100;
  * @property {UnitInput} unit
  * @property {number} speed  the unit's driving speed, tiles/s
  * @property {boolean} grid  grid lines shown
+ * @property {import('../generator.js').GeneratorSettings | null} generator  the last generator's settings
  * @property {WorkWorld | null} world
  */
 
@@ -97,6 +99,7 @@ export function currentWork(app) {
     unit: { ...app.unitInput },
     speed: app.driveSpeed,
     grid: app.showGrid,
+    generator: app.generator ? { ...app.generator } : null,
     world: w.on && w.units.length ? { avoidance: w.avoidance, seed: w.seed, fog: w.fog, units: standing(app, w.units) } : null,
   };
 }
@@ -122,6 +125,7 @@ export function workText(app, work = currentWork(app)) {
     unit: work.unit,
     driveSpeed: work.speed,
     showGrid: work.grid,
+    generator: work.generator,
     ...(work.world ? { world: work.world } : {}),
   });
   return text.length > MAX_WORK_CHARS ? tooBig : { text };
@@ -247,6 +251,13 @@ export function readWork(app, source) {
   need(ON_EDIT_CHOICES.some(([v]) => v === unit.on_edit), 'the unit setting on_edit is malformed');
   need(typeof d.mapKey === 'string' && d.mapKey.length <= MAX_TEXT, 'the map name is malformed');
   const speed = Number.isFinite(d.driveSpeed) && d.driveSpeed >= 1 && d.driveSpeed <= 60 ? d.driveSpeed : app.driveSpeed;
+  // The last generator's settings (older saves have none; bad ones are dropped, the map is kept).
+  let generator = null;
+  try {
+    generator = d.generator == null ? null : checkSettings(d.generator);
+  } catch {
+    /* only the Generate fields fall back to their defaults */
+  }
   return {
     map: {
       width,
@@ -261,6 +272,7 @@ export function readWork(app, source) {
     unit: /** @type {UnitInput} */ (/** @type {unknown} */ (unit)),
     speed,
     grid: d.showGrid !== false,
+    generator,
     world: readWorld(d.world, width, height),
   };
 }
@@ -279,6 +291,7 @@ export function showWork(app, engine, work) {
   app.driveSpeed = work.speed;
   app.unit.setSpeed(work.speed, performance.now());
   app.showGrid = work.grid;
+  app.generator = work.generator;
   app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs');
 }
 
