@@ -66,6 +66,7 @@ def work_of(page: Page) -> dict:
         "unit": unit,
         "units": sorted((u["id"], u["kind"], u["team"], u["x"], u["y"], u["heading"]) for u in world["units"]),
         "avoidance": world["avoidance"],
+        "generator": st["generator"],  # added to the snapshot by the generators: it travels too
     }
 
 
@@ -81,7 +82,15 @@ def place_tank(page: Page, x: int, y: int, team: str) -> None:
 
 
 def set_up_work(page: Page) -> None:
-    """A map with every terrain, costs, headings, settings and two units, set as a person would."""
+    """A generator's settings, then a map with every terrain, costs, headings, settings and two
+    units, set as a person would."""
+    page.get_by_test_id("gen-kind").select_option("caves")
+    page.get_by_test_id("gen-width").fill("30")
+    page.get_by_test_id("gen-height").fill("20")
+    page.get_by_test_id("gen-seed").fill("4242")
+    version = state(page)["version"]
+    page.get_by_test_id("gen-go").click()
+    page.wait_for_function(f"window.arcstar.state().version !== {version}", timeout=SEARCH_TIMEOUT_MS)
     set_map(page, MAP)
     swamp = page.get_by_test_id("cost-swamp")
     swamp.fill("7")
@@ -125,6 +134,7 @@ def test_a_link_opens_the_same_work_in_a_fresh_page_and_one_undo_takes_it_back(l
     set_up_work(lab)
     original = work_of(lab)
     assert len(original["units"]) == 2 and original["options"]["method"] == "dijkstra"
+    assert original["generator"]["seed"] == 4242
     lab.get_by_test_id("share").click()
     field = lab.get_by_test_id("share-link")
     expect(field).to_be_visible()
