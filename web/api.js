@@ -9,6 +9,7 @@
 
 import { readOptions, parseUnit } from './controls.js';
 import { asciiRows, openRows } from './io/maps.js';
+import { makeLink } from './io/share.js';
 import { runSearch, cancelSearch } from './search.js';
 import { sliderToSpeed } from './playback.js';
 import { setOptions } from './settings.js';
@@ -57,6 +58,18 @@ export function labApi(lab) {
     async setMap(rows) {
       await openRows(app, engine, rows);
       return { width: model.width, height: model.height };
+    },
+
+    /**
+     * A link that opens the work as it is now (map, costs, start and goal with their headings,
+     * settings, units) in another lab. Rejects with a readable Error when the work is too large
+     * for a link (save it as a file instead).
+     * @returns {Promise<string>}
+     */
+    async shareLink() {
+      const made = await makeLink(app);
+      if ('link' in made) return made.link;
+      throw new Error(made.why);
     },
 
     /** The current map as ASCII rows (with S and G). */

@@ -18,6 +18,7 @@ import { keepForOffline, showIsolation } from './hosting.js';
 import { builtInMap, loadCoreData } from './io/coredata.js';
 import { autosave, restoreWork } from './io/autosave.js';
 import { loadBenchIndex, showMap } from './io/maps.js';
+import { listenForLinks, openLink } from './io/share.js';
 import { listenToCommands } from './commander.js';
 import { listenToKeys } from './keys.js';
 import { benchPanel } from './panels/bench.js';
@@ -148,6 +149,11 @@ const mapShown = restoreWork(app, engine)
     showMap(app, engine, builtInMap(app.core, 'empty'), 'empty');
     app.setStatus('error', `Error: ${messageOf(e)}`, 0);
   })
-  .then(() => autosave(app));
+  // A share link in the address opens over it (one undo step brings the restored work back).
+  .then(() => openLink(app, engine, location.hash, true))
+  .then(() => {
+    autosave(app);
+    listenForLinks(app, engine);
+  });
 void keepForOffline(engine.ready);
 /** @type {any} */ (window).arcstar = labApi({ app, engine, renderer, canvas, drawNow, mapShown });
