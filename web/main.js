@@ -18,6 +18,7 @@ import { builtInMap, loadCoreData } from './io/coredata.js';
 import { autosave, restoreWork } from './io/autosave.js';
 import { loadBenchIndex, showMap } from './io/maps.js';
 import { listenToCommands } from './commander.js';
+import { KeyCursor } from './cursor.js';
 import { listenToKeys } from './keys.js';
 import { benchPanel } from './panels/bench.js';
 import { comparePanel } from './panels/compare.js';
@@ -132,7 +133,8 @@ replayPanel(app);
 viewbarPanel(app, canvas);
 notesPanel(app, engine);
 helpPanel(app);
-listenToKeys(app, engine, canvas);
+const cursor = new KeyCursor(canvas, app, engine);
+listenToKeys(app, engine, canvas, cursor);
 app.emit('controls', 'maps', 'view', 'hover');
 requestAnimationFrame(frame);
 loadBenchIndex(app);
@@ -145,4 +147,4 @@ const mapShown = restoreWork(app, engine)
     app.setStatus('error', `Error: ${messageOf(e)}`, 0);
   })
   .then(() => autosave(app));
-/** @type {any} */ (window).arcstar = labApi({ app, engine, renderer, canvas, drawNow, mapShown });
+/** @type {any} */ (window).arcstar = labApi({ app, engine, renderer, canvas, drawNow, mapShown, cursor });
