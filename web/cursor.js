@@ -64,6 +64,9 @@ export class KeyCursor {
       if (document.hasFocus()) this.hide();
     });
     for (const topic of /** @type {const} */ (['view', 'terrain', 'world'])) app.on(topic, () => this.draw());
+    app.model.subscribe((kind) => {
+      if (kind === 'load') this.tile = null; // a new map: the cursor starts again on its start
+    });
     app.on('map', () => this._mapChanged());
   }
 
@@ -190,6 +193,7 @@ export class KeyCursor {
   _mapChanged() {
     const m = this.app.model;
     if (this.tile) this.tile = [clamp(this.tile[0], m.width), clamp(this.tile[1], m.height)];
+    else if (this.active) this.tile = [m.start[0], m.start[1]];
     if (this.active) this._describe('');
     this.draw();
   }

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The keyboard: Enter finds a path, Esc cancels (or pauses the replay), Ctrl+Z / Ctrl+Shift+Z /
+ * The keyboard: Enter finds a path, Esc cancels (or pauses the replay), Enter on Open file opens it, Ctrl+Z / Ctrl+Shift+Z /
  * Ctrl+Y undo and redo, 1-9 choose a terrain, [ and ] the brush, P and E the tool, + - 0 zoom,
  * arrows pan, . and , step the replay, Home and End jump in it, Space plays or pauses (held
  * down, a left drag pans), R and Shift+R turn the selected marker by 45 degrees and Delete clears
@@ -102,6 +102,10 @@ export function listenToKeys(app, engine, canvas, cursor) {
       if (textEntry) return;
       e.preventDefault();
       app.model.redo();
+    } else if (key === 'Enter' && type === 'file') {
+      // The browser opens a file input on Space only; Enter opens it too, as on a button.
+      e.preventDefault();
+      if (!e.repeat) t.click();
     } else if (key === 'Enter' && !mod) {
       // Enter in a search number field (weight, budget) searches; in a cost field it applies the cost.
       const searchField = tag === 'INPUT' && (type === 'range' || type === 'checkbox' || !!t.closest('[data-enter="find"]'));
@@ -119,7 +123,7 @@ export function listenToKeys(app, engine, canvas, cursor) {
         togglePlay(app);
       }
     } else if (key === ' ' && !mod) {
-      if (typing || tag === 'BUTTON' || type === 'checkbox' || type === 'range') return;
+      if (typing || tag === 'BUTTON' || type === 'checkbox' || type === 'range' || type === 'file') return;
       e.preventDefault();
       if (!e.repeat && !app.space.held) {
         app.space.held = true;
