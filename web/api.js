@@ -243,6 +243,7 @@ export function labApi(lab) {
         height: model.height,
         version: model.version,
         map: app.mapKey,
+        generator: app.generator ? { ...app.generator } : null,
         start: [...model.start],
         goal: [...model.goal],
         // As they would be sent: radians (null: none); as typed: degrees text; the marker the keys turn.

@@ -232,6 +232,8 @@ export class AppState {
     this.model = new MapModel(map, { costs: core.terrains.map((t) => t.cost), ground: core.ground, wall: core.wall });
     /** the map menu's entry for the map shown ('' when it came from elsewhere) */
     this.mapKey = 'example';
+    /** @type {import('./generator.js').GeneratorSettings | null} the last generator's settings (autosaved) */
+    this.generator = null;
     /** the Paint tool's terrain, the tool, the brush side in tiles */
     this.paint = { code: core.wall, tool: /** @type {'paint' | 'erase'} */ ('paint'), brush: 1 };
     /** @type {Map<number, string>} the cost inputs' errors, by terrain code */

@@ -69,7 +69,12 @@ export const ErrorKind = Object.freeze({
  *            team?: string | null}} WorldRunMessage
  * @typedef {WorldInfoRequest | WorldPresetRequest | WorldStartMessage | WorldAddMessage | WorldRemoveMessage
  *           | WorldOrderMessage | WorldStepMessage | WorldRunMessage} WorldRequest
- * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest | WorldRequest} PageRequest
+ * @typedef {'maze' | 'rooms' | 'caves' | 'obstacles' | 'roads'} GeneratorKind
+ * @typedef {{kind: GeneratorKind, width: number, height: number, seed: number, density?: number | null,
+ *            corridor?: number, room?: number}} GeneratorParams  tiles; seed 0..2^32-1; density: see the schema
+ * @typedef {{type: 'generate', id: Id} & GeneratorParams} GenerateMessage
+ * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest | WorldRequest
+ *           | GenerateMessage} PageRequest
  */
 
 /**
@@ -122,9 +127,12 @@ export const ErrorKind = Object.freeze({
  * @property {Array<[number, string, string, number, number]>} events  [t, unit, kind, x, y] since the last state
  * @property {{team: string, tiles: Uint8Array}} [known]  a team's known tiles under fog, when they changed
  * @property {WorldMetrics} metrics
+ * @typedef {{type: 'generated', id: Id, width: number, height: number, start: Tile | null, goal: Tile | null,
+ *            terrains: Terrain[], params: Required<GeneratorParams>, cells: Uint8Array}} GeneratedMessage
+ *   a generated map (as a map answer), its ends, and the parameters as used (the density the kind used)
  * @typedef {BootMessage | StartedMessage | ProgressMessage | ResultMessage | ErrorMessage | CancelledMessage
  *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage | CrashedMessage | WorldInfoMessage
- *           | WorldScenarioMessage | WorldStateMessage} WorkerAnswer
+ *           | WorldScenarioMessage | WorldStateMessage | GeneratedMessage} WorkerAnswer
  */
 
 /**
@@ -220,6 +228,16 @@ export function loadScenMessage(id, text, width, height) {
 /** @param {Id} id @param {Record<string, unknown>} [options] @returns {DescribeRequest} */
 export function describeMessage(id, options = {}) {
   return { type: 'describe', id, options };
+}
+
+/**
+ * A generate request: a seeded map from the core's generators (answered by `generated`).
+ * @param {Id} id
+ * @param {GeneratorParams} params
+ * @returns {GenerateMessage}
+ */
+export function generateMessage(id, params) {
+  return { ...params, type: 'generate', id };
 }
 
 /**

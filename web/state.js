@@ -179,6 +179,33 @@ class StrokeCommand {
   }
 }
 
+/**
+ * The whole map replaced (a generated or a resized map): undo brings the old one back, whole.
+ * @typedef {{width: number, height: number, cells: Uint8Array, start: Tile, goal: Tile}} WholeMap
+ */
+class ReplaceCommand {
+  /**
+   * @param {WholeMap} from
+   * @param {WholeMap} to
+   * @param {string} label
+   */
+  constructor(from, to, label) {
+    this.label = label;
+    this.from = from;
+    this.to = to;
+  }
+
+  /** @param {MapModel} m */
+  undo(m) {
+    m._put(this.from);
+  }
+
+  /** @param {MapModel} m */
+  redo(m) {
+    m._put(this.to);
+  }
+}
+
 export class MapModel {
   /**
    * @param {{width: number, height: number, cells: Uint8Array,
@@ -358,6 +385,40 @@ export class MapModel {
     cmd.redo(this);
     this._push(cmd);
     return true;
+  }
+
+  /**
+   * Replace the whole map as one undo step (a generated or resized map), unlike `load`, which
+   * starts a new history. Terrain costs stay. Start and goal must be on the new map.
+   * @param {WholeMap} map
+   * @param {string} label
+   */
+  replace(map, label) {
+    for (const [name, t] of /** @type {const} */ ([['start', map.start], ['goal', map.goal]])) {
+      if (!(Number.isInteger(t[0]) && Number.isInteger(t[1]) && t[0] >= 0 && t[1] >= 0 && t[0] < map.width && t[1] < map.height)) {
+        throw new Error(`The ${name} ${JSON.stringify(t)} lies outside the ${map.width}x${map.height} map`);
+      }
+    }
+    if (map.cells.length !== map.width * map.height) throw new Error('The map has not width x height tiles');
+    if (this.stroke) this.endStroke();
+    const from = { width: this.width, height: this.height, cells: this.cells, start: copyTile(this.start), goal: copyTile(this.goal) };
+    const cmd = new ReplaceCommand(from, { ...map, start: copyTile(map.start), goal: copyTile(map.goal) }, label);
+    cmd.redo(this);
+    this._push(cmd);
+  }
+
+  /**
+   * Show a whole map (a ReplaceCommand's undo and redo): a new version, and the 'load' news.
+   * @param {WholeMap} map
+   */
+  _put(map) {
+    this.width = map.width;
+    this.height = map.height;
+    this.cells = map.cells;
+    this.start = copyTile(map.start);
+    this.goal = copyTile(map.goal);
+    this.version = ++this.versions;
+    this._emit('load');
   }
 
   /** @param {number} x @param {number} y */

@@ -6,8 +6,8 @@
  *
  * Every message is defined in pycore/arcstar/service/protocol.schema.json
  * (typedefs in engine.js): the page sends plan, cancel, info, load_map,
- * load_scen and describe; the worker answers boot, started, progress, result,
- * error, cancelled, info, map, scenarios and describe. An error is
+ * load_scen, describe and generate; the worker answers boot, started, progress, result,
+ * error, cancelled, info, map, scenarios, describe and generated. An error is
  * {type:'error', id, kind:'bad_input'|'internal', field, message}: the worker
  * passes the service's kind and field through and sets them itself for what
  * it refuses before the service sees it. A Python exception never kills the
@@ -730,7 +730,7 @@ function runWorld(msg) {
 }
 
 /**
- * Answer a request the service handles at once (info, load_map, load_scen, describe, and the
+ * Answer a request the service handles at once (info, load_map, load_scen, describe, generate, and the
  * world's requests but world_start and world_run).
  * @param {any} msg
  */
@@ -749,7 +749,7 @@ function requestMessage(msg) {
   /** @type {ArrayBuffer[]} */
   const transfer = [];
   const answer = attachBuffers(resp, transfer);
-  if (msg.type === 'load_map' && !(answer.cells instanceof Uint8Array && answer.cells.length === answer.width * answer.height)) {
+  if ((msg.type === 'load_map' || msg.type === 'generate') && !(answer.cells instanceof Uint8Array && answer.cells.length === answer.width * answer.height)) {
     return postError(id, new Error('The map was read but its tiles did not come back'));
   }
   post({ ...answer, id }, transfer);
@@ -791,6 +791,7 @@ ctx.onmessage = async (/** @type {MessageEvent} */ e) => {
       case 'world_remove':
       case 'world_order':
       case 'world_step':
+      case 'generate':
         return requestMessage(msg);
       case 'world_start':
         return startWorld(msg);
@@ -799,7 +800,7 @@ ctx.onmessage = async (/** @type {MessageEvent} */ e) => {
       default:
         throw new BadRequest(
           `Unknown message type ${JSON.stringify(msg.type)}: expected "plan", "cancel", "info", "load_map", ` +
-            '"load_scen", "describe" or a world_* message',
+            '"load_scen", "describe", "generate" or a world_* message',
           'type',
         );
     }

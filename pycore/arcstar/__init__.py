@@ -12,9 +12,14 @@ from .collision import Unit
 from .maps import (
     DEFAULT_TERRAINS,
     CostProfile,
+    GeneratedMap,
+    GeneratorKind,
+    GeneratorParams,
     MapFile,
     Terrain,
     TileMap,
+    generate,
+    generate_map,
     load_map,
     parse_ascii,
     parse_movingai_map,
@@ -26,6 +31,7 @@ from .search import SearchOptions
 from .turning import TurningOptions
 from .version import __version__
 
-__all__ = ["DEFAULT_TERRAINS", "METHODS", "BadInput", "CostProfile", "ErrorKind", "MapFile", "PlanJob", "PlanOptions",
-           "PlanResult", "SearchOptions", "Status", "Terrain", "TileMap", "TurningOptions", "Unit", "__version__",
-           "guarantee", "load_map", "nearest", "parse_ascii", "parse_movingai_map", "parse_scen", "plan"]
+__all__ = ["DEFAULT_TERRAINS", "METHODS", "BadInput", "CostProfile", "ErrorKind", "GeneratedMap", "GeneratorKind",
+           "GeneratorParams", "MapFile", "PlanJob", "PlanOptions", "PlanResult", "SearchOptions", "Status", "Terrain",
+           "TileMap", "TurningOptions", "Unit", "__version__", "generate", "generate_map", "guarantee", "load_map",
+           "nearest", "parse_ascii", "parse_movingai_map", "parse_scen", "plan"]

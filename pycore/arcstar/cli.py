@@ -5,6 +5,8 @@
 scenario file under the benchmark's rules (8 neighbours, no corner cutting, octile costs).
 ``python -m arcstar world SCENARIO [--json]``: run a world scenario file (units, orders) to the
 end and print every unit's trajectory (the README's "Worlds" section has the format).
+``python -m arcstar generate KIND --width W --height H --seed S [--density D] [-o FILE]``: a seeded
+map (maze, rooms, caves, obstacles, roads) as ASCII art with S and G, or arcstar JSON to a .json file.
 
 Exit codes: 0 success, 1 no path (plan) or a cost that is not the optimal one (scen), 2 bad input.
 """
@@ -18,8 +20,9 @@ import statistics
 import sys
 from typing import TypedDict
 
+from .maps.generators import DENSITY, GeneratorKind, generate_map
 from .maps.hexmap import HexMap
-from .maps.mapio import MapFile, load_map, parse_scen, read_text_file, to_ascii
+from .maps.mapio import MapFile, load_map, map_to_json, parse_scen, read_text_file, to_ascii
 from .maps.reader import read_any
 from .maps.waypoints import WaypointMap
 from .outcomes import BadInput, Status
@@ -85,6 +88,18 @@ def _parser() -> argparse.ArgumentParser:
     wo = sub.add_parser("world", help="run a world scenario (units with orders) and print the trajectories")
     wo.add_argument("scenario", help="a scenario JSON file (see the README, Worlds)")
     wo.add_argument("--json", action="store_true", help="print every sample as JSON")
+    ge = sub.add_parser("generate", help="make a seeded map: maze, rooms, caves, obstacles or roads")
+    ge.add_argument("kind", choices=[k.value for k in GeneratorKind])
+    ge.add_argument("--width", type=int, default=48, help="tiles (3 to 1024, default 48)")
+    ge.add_argument("--height", type=int, default=32, help="tiles (3 to 1024, default 32)")
+    ge.add_argument("--seed", type=int, default=1, help="0 to 4294967295 (default 1): the same seed, the same map")
+    ge.add_argument("--density", type=float, default=None,
+                    help="; ".join(f"{k.value}: {what}, {low} to {high} (default {d})"
+                                   for k, (what, low, high, d) in DENSITY.items()))
+    ge.add_argument("--corridor", type=int, default=1, help="maze: corridor width in tiles (1 to 8, default 1)")
+    ge.add_argument("--room", type=int, default=5, help="rooms: the smallest room side in tiles (2 to 64, default 5)")
+    ge.add_argument("-o", "--output", default=None,
+                    help="write to this file (arcstar JSON if it ends in .json, else ASCII art) instead of printing")
     return p
 
 
@@ -212,9 +227,27 @@ def _cmd_world(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_generate(args: argparse.Namespace) -> int:
+    made = generate_map(args.kind, args.width, args.height, args.seed, density=args.density,
+                        corridor=args.corridor, room=args.room)
+    if args.output and args.output.lower().endswith(".json"):
+        text = json.dumps(map_to_json(made.map)) + "\n"
+    else:
+        text = to_ascii(made.map, made.start, made.goal)
+    if not args.output:
+        print(text, end="")
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise BadInput(f"cannot write {args.output}: {e.strerror}", "output") from None
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"plan": _cmd_plan, "scen": _cmd_scen, "world": _cmd_world}
+    commands = {"plan": _cmd_plan, "scen": _cmd_scen, "world": _cmd_world, "generate": _cmd_generate}
     try:
         return commands[args.command](args)
     except ValueError as e:

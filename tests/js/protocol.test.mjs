@@ -109,14 +109,14 @@ describe('the schema', () => {
   test('compiles under ajv strict mode and lists every message type', () => {
     const world = ['world_info', 'world_preset', 'world_start', 'world_add', 'world_remove', 'world_order', 'world_step'];
     assert.deepEqual(Object.keys(byType.page_request), [
-      'plan', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'world_run',
+      'plan', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'world_run', 'generate',
     ]);
     assert.deepEqual(Object.keys(byType.service_request), [
-      'plan', 'step', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world,
+      'plan', 'step', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'generate',
     ]);
     assert.deepEqual(Object.keys(byType.answer), [
       'boot', 'started', 'progress', 'result', 'error', 'cancelled', 'info', 'map', 'scenarios', 'describe',
-      'crashed', 'world_info', 'world_scenario', 'world_state',
+      'crashed', 'world_info', 'world_scenario', 'world_state', 'generated',
     ]);
   });
 
@@ -190,6 +190,22 @@ describe('requests built by engine.js', () => {
     assertInvalid(engine.requestMessage('r', { type: 'world_run', running: true, speed: 100 }), 'page_request');
     assertInvalid(engine.requestMessage('r', { type: 'world_step', ticks: 201 }), 'page_request');
     assertInvalid(engine.requestMessage('r', { type: 'world_add', units: [{ id: 'a', kind: 'dragon', start: [1, 1] }] }), 'page_request');
+  });
+
+  test('generate: the parameters as fields of the request', () => {
+    assertValid(engine.generateMessage('g1', { kind: 'maze', width: 41, height: 31, seed: 7 }), 'page_request');
+    assertValid(engine.generateMessage('g2', { kind: 'caves', width: 64, height: 48, seed: 0, density: 0.45 }), 'page_request');
+    assertValid(engine.generateMessage('g3', { kind: 'obstacles', width: 3, height: 1024, seed: 2 ** 32 - 1, density: null }), 'page_request');
+    const bad = /** @type {any[]} */ ([
+      { kind: 'labyrinth', width: 9, height: 9, seed: 1 },
+      { kind: 'maze', width: 0, height: 9, seed: 1 },
+      { kind: 'maze', width: 9, height: 1e6, seed: 1 },
+      { kind: 'obstacles', width: 9, height: 9, seed: 1, density: 2 },
+      { kind: 'maze', width: 9, height: 9, seed: 'abc' },
+      { kind: 'maze', width: 9, height: 9, seed: 2 ** 32 },
+      { kind: 'maze', width: 9, height: 9, seed: 1, colour: 'red' },
+    ]);
+    for (const params of bad) assertInvalid(engine.generateMessage('g', params), 'page_request');
   });
 
   test('what the schema refuses', () => {

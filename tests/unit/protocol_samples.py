@@ -115,6 +115,8 @@ def samples() -> dict[str, list[dict]]:
     ask({"type": "describe", "id": "d", "options": {"method": "astar", "heuristic": "octile"}})
     ask({"type": "describe", "id": "d2", "options": {"turning": "tighter", "radius": 2}})
     world_samples(ask)
+    ask({"type": "generate", "id": "g", "kind": "caves", "width": 20, "height": 12, "seed": 5, "density": 0.45})
+    ask({"type": "generate", "id": "g2", "kind": "maze", "width": 9, "height": 7, "seed": 0, "corridor": 1})
     return {"requests": requests, "answers": answers}
 
 

@@ -11,6 +11,7 @@
  */
 
 import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../controls.js';
+import { checkSettings } from '../generator.js';
 import { messageOf } from '../util.js';
 import { builtInMap } from './coredata.js';
 import { showMap } from './maps.js';
@@ -74,6 +75,7 @@ function snapshot(app) {
     unit: app.unitInput,
     driveSpeed: app.driveSpeed,
     showGrid: app.showGrid,
+    generator: app.generator,
   });
   return text.length > MAX_SAVE_CHARS ? { why: tooBig } : { text };
 }
@@ -207,7 +209,14 @@ export function readSaved(app, text) {
     goal: [mp.goal[0], mp.goal[1]],
     costs: app.model.costs.map((c, code) => (known.has(code) ? costs[code] : c)),
   };
-  return { map, mapKey: d.mapKey, search, unit, speed, grid: d.showGrid !== false };
+  // The last generator's settings (older saves have none; bad ones are dropped, the map is kept).
+  let generator = null;
+  try {
+    generator = d.generator == null ? null : checkSettings(d.generator);
+  } catch {
+    /* only the Generate fields fall back to their defaults */
+  }
+  return { map, mapKey: d.mapKey, search, unit, speed, grid: d.showGrid !== false, generator };
 }
 
 /**
@@ -236,6 +245,7 @@ export async function restoreWork(app, engine) {
     app.driveSpeed = w.speed;
     app.unit.setSpeed(w.speed, performance.now());
     app.showGrid = w.grid;
+    app.generator = w.generator;
     app.notice = { text: 'Your last work was restored (map, terrain costs, start and goal, settings). Reset returns to the example.', error: false };
     app.emit('options', 'unit', 'view', 'notes', 'maps');
   } catch (e) {

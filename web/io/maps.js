@@ -30,12 +30,15 @@ export const MAX_FILE_BYTES = 40 * 1024 * 1024;
  * @param {Engine} engine
  * @param {LabMap} map
  * @param {string} key  its map menu entry ('' when it came from elsewhere)
+ * @param {{label: string, start: [number, number], goal: [number, number]}} [step]  given: the map
+ *   replaces the old one as this undo step (a generated or resized map), not as a new history
  */
-export function showMap(app, engine, map, key) {
+export function showMap(app, engine, map, key, step) {
   if (app.searching) engine.cancel();
   app.compare.plans = null;
   clearScenarios(app);
-  app.model.load(map);
+  if (step) app.model.replace({ width: map.width, height: map.height, cells: map.cells, start: step.start, goal: step.goal }, step.label);
+  else app.model.load(map);
   app.result = null;
   app.mapKey = key;
   app.settingsNote = null;

@@ -7,6 +7,7 @@ search needs no bounds checks: node ``(y + 1) * (width + 2) + (x + 1)`` is tile 
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -57,6 +58,13 @@ class GridOptions:
         return COST_MODELS[self.costs]
 
 
+@functools.cache
+def _moves_of_masks(count: int) -> tuple[tuple[int, ...], ...]:
+    """Per legal-move bit mask of ``count`` moves, the indices of its moves in order (the same
+    for every graph, so made once)."""
+    return tuple(tuple(k for k in range(count) if mask >> k & 1) for mask in range(1 << count))
+
+
 class GridGraph:
     """A snapshot of a map as flat lists a search can walk fast; never changes the map.
 
@@ -93,13 +101,15 @@ class GridGraph:
         self.xs, self.ys = node_table(xs), node_table(ys)
         self.moves = self._moves()
         self.legal = self._legal_masks(free)
-        self.moves_by_mask = [tuple((m[0], m[1], k) for k, m in enumerate(self.moves) if mask >> k & 1)
-                              for mask in range(1 << len(self.moves))]
+        masks = _moves_of_masks(len(self.moves))
+        entries = [(m[0], m[1], k) for k, m in enumerate(self.moves)]
+        self.moves_by_mask = [tuple(map(entries.__getitem__, ks)) for ks in masks]
         # what the search's grid loops read: (offset, step-cost list) per legal move, and on a map
         # whose every open tile costs the same, the straight and the diagonal offsets and the cost
         # of each kind of step
+        steps = [(m[0], m[1]) for m in self.moves]
         self.steps_by_mask: list[tuple[tuple[int, list[float]], ...]] = [
-            tuple((d, costs) for d, costs, _k in moves) for moves in self.moves_by_mask]
+            tuple(map(steps.__getitem__, ks)) for ks in masks]
         self.uniform_steps = self._uniform_steps()
         self.node_count = (self.height + 2) * self.stride
         self.cell_count = self.width * self.height
@@ -134,8 +144,11 @@ class GridGraph:
         open tiles differ in cost."""
         if self._unit_costs is None:
             return None
-        straight = [tuple(d for d, costs in steps if costs is self.straight_cost) for steps in self.steps_by_mask]
-        diagonal = [tuple(d for d, costs in steps if costs is not self.straight_cost) for steps in self.steps_by_mask]
+        offsets = [m[0] for m in self.moves]
+        kinds = [m[1] is self.straight_cost for m in self.moves]
+        masks = _moves_of_masks(len(self.moves))
+        straight = [tuple(offsets[k] for k in ks if kinds[k]) for ks in masks]
+        diagonal = [tuple(offsets[k] for k in ks if not kinds[k]) for ks in masks]
         return straight, diagonal, self._unit_costs[0], self._unit_costs[1]
 
     def _legal_masks(self, free: np.ndarray) -> bytes:

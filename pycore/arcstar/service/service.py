@@ -16,6 +16,8 @@ are what code reads; the message is for people. Every message is defined in
   ``limits``, heuristics, terrains, ...). ``describe`` (options): what a plan with them
   guarantees (``optimal``, ``legal``, ``text``), from the planner's method registry.
 - ``load_map`` (text): reads a ``.map``, arcstar JSON or ASCII art; answers ``map``.
+  ``generate`` (kind, width, height, seed, density, corridor, room: ``maps.GeneratorParams``):
+  a seeded map with its start and goal; answers ``generated`` (cells as for ``map``).
   ``load_scen`` (text, width, height): answers ``scenarios``.
 - Units in motion (one world per service, ``worlds.WorldSession``): ``world_info`` (kinds,
   avoidance methods, presets; answers ``world_info``), ``world_preset`` (name: its scenario
@@ -39,6 +41,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..maps.costs import CostProfile
+from ..maps.generators import GeneratorParams, generate
 from ..maps.mapio import check_format, load_text, parse_scen, text_format
 from ..maps.tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
 from ..outcomes import BadInput, field_of, shown
@@ -65,6 +68,7 @@ REQUEST_KEYS: dict[str, tuple[str, ...]] = {
     "load_scen": ("type", "id", "text", "width", "height"),
     "describe": ("type", "id", "options"),
     **worlds.WORLD_KEYS,
+    "generate": ("type", "id", "kind", "width", "height", "seed", "density", "corridor", "room"),
 }
 MAP_KEYS = ("width", "height", "version", "terrain_costs")
 
@@ -260,6 +264,15 @@ class Service:
                 "start": loaded.start and list(loaded.start), "goal": loaded.goal and list(loaded.goal),
                 "terrains": [terrain_json(t) for t in sorted(tilemap.terrains.values(), key=lambda t: t.code)],
                 "format": fmt, "cells": buffer("cells", terrain)}
+
+    def _generate(self, msg: dict, cells: object) -> dict:
+        made = generate(GeneratorParams.from_dict({k: v for k, v in msg.items() if k not in ("type", "id")}))
+        terrain = np.ascontiguousarray(made.map.terrain, dtype=np.uint8).ravel()
+        self.buffers["cells"] = terrain.tobytes()
+        return {"type": "generated", "id": msg["id"], "width": made.map.width, "height": made.map.height,
+                "start": made.start and list(made.start), "goal": made.goal and list(made.goal),
+                "terrains": [terrain_json(t) for t in sorted(made.map.terrains.values(), key=lambda t: t.code)],
+                "params": made.params.to_json(), "cells": buffer("cells", terrain)}
 
     def _load_scen(self, msg: dict, cells: object) -> dict:
         text = check_text(msg.get("text"), "text")

@@ -97,7 +97,9 @@ class Schedule:
     its own when it has no order); ``progress`` the last visit whose centre it reached (-1: it
     is still on its way to its first tile's centre, and holds the tiles its body covers). Its
     route starts at visit ``start``, whose centre is ``lead`` tiles from where the unit stood,
-    so visit k's centre is ``lead + k - start`` along it."""
+    so visit k's centre is ``lead + k - start`` along it. ``cleared``: the last visit it may
+    drive to (every unit planned on its tiles before it has gone on); it never goes back, as
+    progress never does, so ``room`` looks on from there."""
 
     visits: list[tuple[Tile, int]]
     goal: Tile
@@ -105,6 +107,7 @@ class Schedule:
     lead: float = 0.0
     start: int = 0
     progress: int = 0
+    cleared: int = -1
 
 
 class Cooperative(Avoider):
@@ -308,9 +311,10 @@ class Cooperative(Avoider):
         while k + 1 < len(plan.visits) and m.s >= plan.lead + (k + 1 - plan.start) - 1e-6:
             k += 1
         plan.progress = k
-        c = k
+        c = max(k, plan.cleared)
         while c + 1 < len(plan.visits) and self._cleared(u.spec.id, plan.visits[c + 1]):
             c += 1
+        plan.cleared = c
         if c + 1 >= len(plan.visits):
             return math.inf
         return max(0.0, plan.lead + (c - plan.start) - m.s)

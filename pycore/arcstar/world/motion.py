@@ -140,21 +140,19 @@ class Mover:
         once (for spacing checks against other units)."""
         cached = self._points
         if cached is None:
-            dist: list[float] = []
-            xy: list[tuple[float, float]] = []
+            dists: list[np.ndarray] = []
+            xys: list[np.ndarray] = []
             start = 0.0
             for seg in self.path.segments:
-                n = max(1, math.ceil(seg.length / spacing))
-                for i in range(n):
-                    d = seg.length * i / n
-                    p = seg.pose_at(d)
-                    dist.append(start + d)
-                    xy.append((p.x, p.y))
+                poses = seg.sample(spacing)  # its start, ..., its end
+                keep = max(1, len(poses) - 1)  # the end is the next segment's start
+                dists.append(start + np.linspace(0.0, seg.length, len(poses))[:keep])
+                xys.append(poses[:keep, :2])
                 start += seg.length
             end = self.path.end_pose()
-            dist.append(start)
-            xy.append((end.x, end.y))
-            cached = self._points = (np.asarray(dist), np.asarray(xy))
+            dists.append(np.array([start]))
+            xys.append(np.array([[end.x, end.y]]))
+            cached = self._points = (np.concatenate(dists), np.concatenate(xys))
         return cached
 
     def _next_speed(self, dt: float, stop: Barrier, room: float) -> float:

@@ -45,6 +45,11 @@ HEAD_ON = -0.5
 #: Neighbour cells (tiles on a side).
 CELL = 4
 
+#: A unit's way ahead: distances along its path, points (k, 2), times it gets to them (s).
+Way = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: An axis-aligned box (x0, y0, x1, y1), tiles.
+Box = tuple[float, float, float, float]
+
 
 class Neighbours:
     """The units bucketed by ``CELL``-tile squares, for finding those near a point."""
@@ -52,6 +57,7 @@ class Neighbours:
     def __init__(self, units: Iterable[UnitState]) -> None:
         self.cells: dict[tuple[int, int], list[UnitState]] = defaultdict(list)
         self.widest = 0.0
+        self._ways: dict[str, tuple[object, float, Way | None, Box | None]] = {}
         for u in units:
             self.cells[(int(u.x // CELL), int(u.y // CELL))].append(u)
             self.widest = max(self.widest, u.spec.width)
@@ -62,6 +68,25 @@ class Neighbours:
         for cx in range(int((x - r) // CELL), int((x + r) // CELL) + 1):
             for cy in range(int((y - r) // CELL), int((y + r) // CELL) + 1):
                 yield from self.cells.get((cx, cy), ())
+
+    def way(self, j: UnitState, dt: float) -> Way | None:
+        """``ahead_of(j, dt)``, kept until j moves (units move one after another in a tick, and
+        each unit's way is asked for by every unit near it)."""
+        return self._way(j, dt)[2]
+
+    def way_box(self, j: UnitState, dt: float) -> Box | None:
+        """The bounding box of ``way(j, dt)`` (None: no way)."""
+        return self._way(j, dt)[3]
+
+    def _way(self, j: UnitState, dt: float) -> tuple[object, float, Way | None, Box | None]:
+        m = j.mover
+        kept = self._ways.get(j.spec.id)
+        if kept is not None and kept[0] is m and m is not None and kept[1] == m.s:
+            return kept
+        way = ahead_of(j, dt)
+        kept = (m, m.s if m is not None else 0.0, way, None if way is None else bounds(way[1]))
+        self._ways[j.spec.id] = kept
+        return kept
 
 
 def approaching(j: UnitState, x: float, y: float) -> bool:
@@ -78,9 +103,19 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
     m = u.mover
     if m is None:
         return math.inf, None
-    reach = m.stopping_distance() + (m.v + u.spec.acceleration * dt) * dt + 1.0
+    reach = reach_of(u, dt)
     half = u.spec.width / 2.0
-    others = [j for j in near.near(u.x, u.y, reach + half + near.widest / 2.0) if j is not u]
+    # Only units that could touch the way ahead this tick: within reach of a body where they stand,
+    # or, moving, within reach of their own way ahead (``crossing``).
+    others = []
+    for j in near.near(u.x, u.y, reach + half + near.widest / 2.0 + STANDOFF):
+        if j is u:
+            continue
+        d = math.hypot(j.x - u.x, j.y - u.y)
+        touch = reach + SPACING + half + j.spec.width / 2.0 + MARGIN
+        if d < touch + STANDOFF or (j.mover is not None and abs(j.speed) >= VMIN
+                                    and d < touch + reach_of(j, dt) + SPACING):
+            others.append(j)
     if not others:
         return math.inf, None
     dist, xy = m.points(SPACING)
@@ -89,6 +124,33 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
     ahead = xy[i0:i1 + 1]
     if len(ahead) == 0:
         return math.inf, None
+    box = bounds(ahead)
+    # The exact checks below are costly; a unit whose body (or way) stays clear of the way's
+    # bounding box can take no part in them.
+    still = [j for j in others if off_box(box, j.x, j.y) < half + j.spec.width / 2.0 + MARGIN + STANDOFF]
+    moving = [j for j in others if j.mover is not None and abs(j.speed) >= VMIN
+              and boxes_near(box, near.way_box(j, dt), half + j.spec.width / 2.0 + MARGIN)]
+    best, who = math.inf, None
+    if still:
+        best, who = standing_in_way(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff)
+    if moving:
+        times = (dist[i0:i1 + 1] - m.s) / max(m.v, VMIN)
+        for j in moving:
+            at = crossing(u, j, near.way(j, dt), ahead, times, half + j.spec.width / 2.0 + MARGIN)
+            if at is not None:
+                gap = max(0.0, float(dist[i0 + at]) - m.s - SPACING)
+                if gap < best:
+                    best, who = gap, j
+    return best, who
+
+
+def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, dist: np.ndarray,
+                    ahead: np.ndarray, standoff: bool) -> tuple[float, UnitState | None]:
+    """How far ``u`` may drive along ``ahead`` (points at distances ``dist`` along its path)
+    before its body comes too close to one of ``others`` where it stands now (``room``)."""
+    assert u.mover is not None
+    s = u.mover.s
+    half = u.spec.width / 2.0
     pos = np.array([(j.x, j.y) for j in others])
     towards = [approaching(j, u.x, u.y) for j in others]
     base = np.array([half + j.spec.width / 2.0 + MARGIN for j in others])
@@ -97,7 +159,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
     if standoff:
         for k, j in enumerate(others):
             if towards[k] and u.gives_way_to != j.spec.id and bool((d[:, k] < base[k] + STANDOFF).any()) \
-                    and on_way(j, u.x, u.y, base[k], dt):
+                    and on_way(near.way(j, dt), u.x, u.y, base[k]):
                 clear[k] += STANDOFF  # head-on: each drives through where the other stands
     now = np.hypot(pos[:, 0] - u.x, pos[:, 1] - u.y)
     hit = (d < clear[None, :]) & (d < now[None, :] - 1e-9)
@@ -105,31 +167,49 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
     if hit.any():
         first = hit.argmax(axis=0)
         for col in np.flatnonzero(hit.any(axis=0)).tolist():
-            gap = max(0.0, float(dist[i0 + first[col]]) - m.s - SPACING)
+            gap = max(0.0, float(dist[first[col]]) - s - SPACING)
             if towards[col]:
                 gap /= 2.0
             if gap < best:
                 best, who = gap, others[col]
-    times = (dist[i0:i1 + 1] - m.s) / max(m.v, VMIN)
-    for j in others:
-        if j.mover is None or abs(j.speed) < VMIN:
-            continue  # standing or creeping: where it is now is what counts
-        at = crossing(u, j, ahead, times, half + j.spec.width / 2.0 + MARGIN, dt)
-        if at is not None:
-            gap = max(0.0, float(dist[i0 + at]) - m.s - SPACING)
-            if gap < best:
-                best, who = gap, j
     return best, who
 
 
-def ahead_of(j: UnitState, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Unit j's path from where it is as far as it could need to stop, plus a tile: distances
-    along it, points (k, 2), and the times (s) it gets to them at its speed (``VMIN`` at least)."""
+def bounds(points: np.ndarray) -> Box:
+    """The bounding box (x0, y0, x1, y1) of points (k, 2)."""
+    lo, hi = points.min(axis=0).tolist(), points.max(axis=0).tolist()
+    return lo[0], lo[1], hi[0], hi[1]
+
+
+def off_box(box: Box, x: float, y: float) -> float:
+    """How far the point (x, y) lies outside ``box`` (0 inside)."""
+    return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
+
+
+def boxes_near(a: Box, b: Box | None, gap: float) -> bool:
+    """Whether boxes ``a`` and ``b`` (None: no box) come within ``gap`` of each other."""
+    if b is None:
+        return False
+    return math.hypot(max(b[0] - a[2], 0.0, a[0] - b[2]), max(b[1] - a[3], 0.0, a[1] - b[3])) < gap
+
+
+def reach_of(j: UnitState, dt: float) -> float:
+    """How far along its path unit j looks ahead (tiles): as far as it could need to stop after
+    this tick, plus a tile (0 when it has no path)."""
+    jm = j.mover
+    if jm is None:
+        return 0.0
+    return jm.stopping_distance() + (jm.v + j.spec.acceleration * dt) * dt + 1.0
+
+
+def ahead_of(j: UnitState, dt: float) -> Way | None:
+    """Unit j's path from where it is out to ``reach_of``: distances along it, points (k, 2),
+    and the times (s) it gets to them at its speed (``VMIN`` at least)."""
     jm = j.mover
     if jm is None:
         return None
     jdist, jxy = jm.points(SPACING)
-    reach = jm.stopping_distance() + (jm.v + j.spec.acceleration * dt) * dt + 1.0
+    reach = reach_of(j, dt)
     j0 = int(np.searchsorted(jdist, jm.s, side="right"))
     j1 = int(np.searchsorted(jdist, jm.s + reach, side="right"))
     if j1 < j0 or j0 >= len(jdist):
@@ -137,21 +217,20 @@ def ahead_of(j: UnitState, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - jm.s) / max(jm.v, VMIN)
 
 
-def on_way(j: UnitState, x: float, y: float, clear: float, dt: float) -> bool:
-    """Whether unit j's way ahead runs within ``clear`` of the point (x, y)."""
-    way = ahead_of(j, dt)
+def on_way(way: Way | None, x: float, y: float, clear: float) -> bool:
+    """Whether a unit's way ahead (``ahead_of``) runs within ``clear`` of the point (x, y)."""
     return way is not None and bool((np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear).any())
 
 
-def crossing(u: UnitState, j: UnitState, ahead: np.ndarray, times: np.ndarray, clear: float,
-             dt: float) -> int | None:
+def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, times: np.ndarray,
+             clear: float) -> int | None:
     """Where ``u`` must stop for the moving unit ``j``: both bodies would be at one place within
     ``WINDOW`` seconds of each other (each at its speed), and ``j`` gets there first (ties: the
-    lower id goes first). The index into ``ahead`` of the first such point, or None."""
+    lower id goes first); ``way`` is j's way ahead (``ahead_of``). The index into ``ahead`` of
+    the first such point, or None."""
     if math.cos(u.heading) * (j.x - u.x) + math.sin(u.heading) * (j.y - u.y) < 0.0 and \
             math.cos(u.heading - j.heading) > 0.0:
         return None  # behind us, going our way: it minds us
-    way = ahead_of(j, dt)
     if way is None:
         return None
     _, theirs, jtimes = way
