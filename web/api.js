@@ -37,7 +37,7 @@ function checkTile(p, name) {
 /**
  * Build the API.
  * @param {{app: AppState, engine: Engine, renderer: Renderer, canvas: HTMLCanvasElement,
- *          drawNow: () => void, mapShown: Promise<unknown>}} lab
+ *          drawNow: () => void, mapShown: Promise<unknown>, cursor: import('./cursor.js').KeyCursor}} lab
  *   drawNow: draws a frame if one is owed (read-backs must see what is on screen);
  *   mapShown: resolves when the first map is shown
  */
@@ -166,6 +166,11 @@ export function labApi(lab) {
       const player = app.replay?.player;
       if (player) return { drawn: false, ...player.tile(x, y) };
       return { drawn: false, list: null, f: null, g: null, h: null, parent: null };
+    },
+
+    /** The keyboard cursor: {x, y, active} (active: shown, the keys act on it), or null before it was shown. */
+    cursor() {
+      return lab.cursor.read();
     },
 
     /** The view: tile size (CSS px), the map's corner in the canvas, whether Lester's view is drawn. */
