@@ -213,12 +213,13 @@ import { Viewport } from './view/viewport.js';
 /**
  * What changed, for the panels that show it.
  * @typedef {'status' | 'controls' | 'options' | 'choices' | 'unit' | 'terrain' | 'costs' | 'replay' | 'bench' | 'compare'
- *           | 'map' | 'maps' | 'view' | 'hover' | 'notes' | 'help' | 'world'} Topic
- * map: the map model changed (terrain, costs, markers, a new map); maps: the map menu's entries; world: the units
+ *           | 'map' | 'maps' | 'view' | 'hover' | 'notes' | 'help' | 'world' | 'methods' | 'race'} Topic
+ * map: the map model changed (terrain, costs, markers, a new map); maps: the map menu's entries; world: the units;
+ * methods: compare mode's choice and runs; race: its race moved (compare.js)
  */
 
 /** @type {ReadonlySet<Topic>} The topics the canvas does not show. */
-const OFF_CANVAS = new Set(['status', 'controls', 'options', 'choices', 'unit', 'costs', 'maps', 'bench', 'notes', 'help']);
+const OFF_CANVAS = new Set(['status', 'controls', 'options', 'choices', 'unit', 'costs', 'maps', 'bench', 'notes', 'help', 'methods', 'race']);
 
 export class AppState {
   /**
@@ -284,6 +285,9 @@ export class AppState {
     this.replaySlider = 394;
     /** @type {{on: boolean, plans: ComparedPlan[] | null}} Pinter's Figure 1 */
     this.compare = { on: false, plans: null };
+    /** @type {import('./compare.js').CompareMode} compare mode: 2 to 4 methods on one query, and their race */
+    this.methods = { chosen: ['astar', 'dijkstra'], open: false, running: false, map: null, runs: null, error: '', finished: 0,
+      race: { k: 0, playing: false, slider: 394, last: 0 } };
     /** @type {{name: string, scenarios: Scenario[], chosen: Scenario | null} | null} the scenarios offered */
     this.bench = null;
     /** @type {{text: string, ok: boolean | null}} the benchmark verdict or hint */

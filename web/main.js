@@ -24,6 +24,7 @@ import { KeyCursor } from './cursor.js';
 import { listenToKeys } from './keys.js';
 import { benchPanel } from './panels/bench.js';
 import { comparePanel } from './panels/compare.js';
+import { compareModePanel } from './panels/comparemode.js';
 import { generatePanel } from './panels/generate.js';
 import { helpPanel } from './panels/help.js';
 import { mapPanel } from './panels/map.js';
@@ -36,6 +37,7 @@ import { unitPanel } from './panels/unit.js';
 import { unitsPanel } from './panels/units.js';
 import { viewbarPanel } from './panels/viewbar.js';
 import { advanceReplay } from './playback.js';
+import { advanceRace } from './compare.js';
 import { applyInfo } from './settings.js';
 import { $, messageOf } from './util.js';
 import { cssVariables } from './view/colors.js';
@@ -112,6 +114,7 @@ function drawNow() {
 /** @param {number} now */
 function frame(now) {
   advanceReplay(app, now);
+  advanceRace(app, now);
   const moving = app.unit.moving;
   app.unit.update(now);
   if (moving || app.world.running) app.dirty = true;
@@ -129,6 +132,7 @@ searchPanel(app, engine);
 unitPanel(app);
 unitsPanel(app, engine);
 comparePanel(app);
+compareModePanel(app, engine);
 terrainPanel(app);
 mapPanel(app, engine, canvas);
 generatePanel(app, engine);

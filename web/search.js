@@ -37,7 +37,7 @@ export const TRACE_LIMIT = 50_000;
  * The settings as they would be sent, and every reason they cannot be.
  * @param {AppState} app
  */
-function readSettings(app) {
+export function readSettings(app) {
   const { options, errors } = readOptions(app.search);
   const unit = parseUnit(app.unitInput);
   const headings = readHeadings(app.unitInput);
@@ -55,7 +55,7 @@ function readSettings(app) {
  * @param {{method?: string, turning?: string | null, width?: number}} [ask]  a method, a turning method or a width
  *   instead of the chosen ones
  */
-function planOptions(app, settings, ask = {}) {
+export function planOptions(app, settings, ask = {}) {
   const method = ask.method ?? settings.options.method;
   const u = { ...settings.unit, width: ask.width ?? settings.unit.width };
   if (plansCurves(app, method)) {

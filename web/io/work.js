@@ -59,6 +59,7 @@ const MAX_UNIT_SIZE = 100;
  * @property {boolean} grid  grid lines shown
  * @property {import('../generator.js').GeneratorSettings | null} generator  the last generator's settings
  * @property {WorkWorld | null} world
+ * @property {string[] | null} compare  compare mode's ticked methods (null: none saved, the page's stay)
  */
 
 /**
@@ -101,6 +102,7 @@ export function currentWork(app) {
     grid: app.showGrid,
     generator: app.generator ? { ...app.generator } : null,
     world: w.on && w.units.length ? { avoidance: w.avoidance, seed: w.seed, fog: w.fog, units: standing(app, w.units) } : null,
+    compare: [...app.methods.chosen],
   };
 }
 
@@ -126,6 +128,7 @@ export function workText(app, work = currentWork(app)) {
     driveSpeed: work.speed,
     showGrid: work.grid,
     generator: work.generator,
+    compare: work.compare,
     ...(work.world ? { world: work.world } : {}),
   });
   return text.length > MAX_WORK_CHARS ? tooBig : { text };
@@ -151,6 +154,17 @@ const isName = (v, most = MAX_NAME) => typeof v === 'string' && v.length >= 1 &&
 
 /** @param {unknown} v */
 const isFinite = (v) => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * Compare mode's ticked methods, checked for shape (whether the engine offers them is checked when
+ * they run): up to 4 distinct names; anything else is dropped (null), the rest of the work is kept.
+ * @param {unknown} d
+ * @returns {string[] | null}
+ */
+function readCompare(d) {
+  const name = (/** @type {unknown} */ v) => typeof v === 'string' && /^[a-z][a-z0-9_]{0,39}$/.test(v);
+  return Array.isArray(d) && d.length <= 4 && d.every(name) && new Set(d).size === d.length ? [...d] : null;
+}
 
 /**
  * The world's part, checked: units on the map, of a known kind or with sizes in range.
@@ -274,6 +288,7 @@ export function readWork(app, source) {
     grid: d.showGrid !== false,
     generator,
     world: readWorld(d.world, width, height),
+    compare: readCompare(d.compare),
   };
 }
 
@@ -292,7 +307,8 @@ export function showWork(app, engine, work) {
   app.unit.setSpeed(work.speed, performance.now());
   app.showGrid = work.grid;
   app.generator = work.generator;
-  app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs');
+  if (work.compare) app.methods.chosen = [...work.compare];
+  app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs', 'methods');
 }
 
 /**

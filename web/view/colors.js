@@ -47,6 +47,12 @@ export const COLORS = Object.freeze({
 export const COMPARE_COLORS = Object.freeze({ raw: '#c9d1d9', smooth: '#4cc9f0', ignore: '#f72585', chosen: '#ffb347', directional: '#b794f6' });
 
 /**
+ * Compare mode's methods, in the order chosen: Okabe and Ito's colour-blind-safe orange, sky
+ * blue, yellow and reddish purple, told apart by protanopes, deuteranopes and tritanopes.
+ */
+export const METHOD_COLORS = Object.freeze(['#e69f00', '#56b4e9', '#f0e442', '#cc79a7']);
+
+/**
  * The hybrid's stages: its 4-neighbour A* path, the two Smoothing48 passes and where each gave
  * up, and the Directional-8 patch between them.
  */
