@@ -167,7 +167,9 @@ export function compareModePanel(app, engine) {
     // The grid takes what the head, the note and the table with its chart leave (the view scrolls below 90 px).
     const below = head.offsetHeight + (note.hidden ? 0 : note.offsetHeight + gap) + stats.offsetHeight + 2 * gap + 20;
     const w = (grid.clientWidth - gap * (cols - 1)) / cols;
-    const h = Math.max(90, (view.clientHeight - below - gap * (rows - 1)) / rows - caption);
+    // Over the map the view has the map's height; in the page's flow (phones) about half the window.
+    const room = getComputedStyle(view).position === 'absolute' ? view.clientHeight - below : window.innerHeight * 0.55;
+    const h = Math.max(90, (room - gap * (rows - 1)) / rows - caption);
     const ts = Math.min(w / map.width, h / map.height);
     for (const p of panels) p.resize(Math.floor(map.width * ts), Math.floor(map.height * ts));
     drawPanels();
@@ -182,6 +184,7 @@ export function compareModePanel(app, engine) {
       if (!p) return;
       p.draw(map, app.core.terrains, run);
       captions[i].replaceChildren(swatch(run.color), ` ${run.label}`, caption(run));
+      captions[i].title = captions[i].textContent ?? ''; // the whole line, where it is cut short
     });
     const n = raceLength(app);
     const k = Math.floor(cm.race.k);

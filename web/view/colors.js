@@ -48,9 +48,10 @@ export const COMPARE_COLORS = Object.freeze({ raw: '#c9d1d9', smooth: '#4cc9f0',
 
 /**
  * Compare mode's methods, in the order chosen: Okabe and Ito's colour-blind-safe orange, sky
- * blue, yellow and reddish purple, told apart by protanopes, deuteranopes and tritanopes.
+ * blue, bluish green and reddish purple (their yellow is too near the orange for deuteranopes:
+ * tests/js/palette.test.mjs checks the four apart).
  */
-export const METHOD_COLORS = Object.freeze(['#e69f00', '#56b4e9', '#f0e442', '#cc79a7']);
+export const METHOD_COLORS = Object.freeze(['#e69f00', '#56b4e9', '#009e73', '#cc79a7']);
 
 /**
  * The hybrid's stages: its 4-neighbour A* path, the two Smoothing48 passes and where each gave
