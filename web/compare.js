@@ -283,7 +283,7 @@ export async function runCompare(app, engine) {
   cm.finished++;
   app.searching = false;
   settleRace(app);
-  app.setStatus('found', summary(runs), 1);
+  app.setStatus(runs.some((r) => r.state === 'done') ? 'found' : 'error', summary(runs), 1);
   app.emit('methods', 'race', 'controls');
   return true;
 }

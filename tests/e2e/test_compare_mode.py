@@ -354,3 +354,37 @@ def test_the_comparison_fits_a_phone_width(lab_factory, save_screen):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+def test_a_method_that_refuses_the_settings_fails_alone(lab: Page):
+    turn = lab.get_by_test_id("turn-penalty")
+    turn.fill("1")  # A* charges turns; JPS refuses a turn cost
+    try:
+        tick(lab, ["astar", "jps"])
+        got = run_compare(lab)
+        assert [r["state"] for r in got["runs"]] == ["done", "error"]
+        expect(lab.get_by_test_id("cmp-why-jps")).to_contain_text("failed: jps charges no turns")
+        expect(lab.get_by_test_id("cmp-expanded-astar")).to_be_visible()
+        expect(lab.get_by_test_id("status-text")).to_contain_text("1 method failed")
+        # The chart draws no bar for the method that failed.
+        assert lab.get_by_test_id("cmp-chart-expanded").locator("rect").nth(1).get_attribute("width") == "0.0"
+    finally:
+        turn.fill("0")
+
+
+def test_an_edit_after_a_comparison_says_it_is_for_the_map_before(lab: Page):
+    tick(lab, ["astar", "dijkstra"])
+    first = run_compare(lab)
+    expect(lab.get_by_test_id("cmp-note")).to_be_hidden()
+    close_view(lab)
+    free = [(x, y) for y, row in enumerate(EXAMPLE) for x, ch in enumerate(row) if ch == "."]
+    x, y = free[len(free) // 2]
+    page_point = lab.evaluate("([x, y]) => window.arcstar.tileToClient(x, y)", [x, y])
+    lab.mouse.click(*page_point)  # paints one wall tile
+    assert rows(lab)[y][x] == "#"
+    lab.get_by_test_id("cmp-show").click()
+    expect(lab.get_by_test_id("cmp-note")).to_contain_text("The map has changed since this comparison")
+    assert comparison(lab)["stale"] and comparison(lab)["runs"] == first["runs"]
+    again = run_compare(lab)
+    expect(lab.get_by_test_id("cmp-note")).to_be_hidden()
+    assert not again["stale"]
