@@ -15,6 +15,7 @@
 
 import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../controls.js';
 import { checkSettings } from '../generator.js';
+import { kindWork, readKindWork, showKindWork } from '../maps/kinds.js';
 import { messageOf } from '../util.js';
 import { KINDS, say, standing, startWorld } from '../world.js';
 import { showMap } from './maps.js';
@@ -59,6 +60,7 @@ const MAX_UNIT_SIZE = 100;
  * @property {boolean} grid  grid lines shown
  * @property {import('../generator.js').GeneratorSettings | null} generator  the last generator's settings
  * @property {WorkWorld | null} world
+ * @property {import('../maps/kinds.js').KindWork} kind  squares, hex (and how drawn) or waypoints, with the waypoint graph
  */
 
 /**
@@ -101,6 +103,7 @@ export function currentWork(app) {
     grid: app.showGrid,
     generator: app.generator ? { ...app.generator } : null,
     world: w.on && w.units.length ? { avoidance: w.avoidance, seed: w.seed, fog: w.fog, units: standing(app, w.units) } : null,
+    kind: kindWork(app),
   };
 }
 
@@ -127,6 +130,7 @@ export function workText(app, work = currentWork(app)) {
     showGrid: work.grid,
     generator: work.generator,
     ...(work.world ? { world: work.world } : {}),
+    ...(work.kind.kind !== 'squares' || work.kind.waypoints.nodes.length ? { kind: work.kind } : {}),
   });
   return text.length > MAX_WORK_CHARS ? tooBig : { text };
 }
@@ -274,6 +278,7 @@ export function readWork(app, source) {
     grid: d.showGrid !== false,
     generator,
     world: readWorld(d.world, width, height),
+    kind: readKindWork(d.kind),
   };
 }
 
@@ -292,6 +297,7 @@ export function showWork(app, engine, work) {
   app.unit.setSpeed(work.speed, performance.now());
   app.showGrid = work.grid;
   app.generator = work.generator;
+  showKindWork(app, work.kind);
   app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs');
 }
 
