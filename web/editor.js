@@ -149,7 +149,8 @@ export class Editor {
 
   /** @param {[number, number] | null} tile */
   _hover(tile) {
-    this.app.hover = tile && this.app.model.inBounds(tile[0], tile[1]) ? tile : null;
+    // (a waypoint graph has no tiles to point at)
+    this.app.hover = tile && this.app.model.kind !== 'waypoints' && this.app.model.inBounds(tile[0], tile[1]) ? tile : null;
     this.app.emit('hover');
   }
 
