@@ -251,8 +251,18 @@ def pack(doc: dict) -> str:
     return "arcstar=1." + b64url(deflate_raw(json.dumps(doc).encode()))
 
 
+def ensure_graph(page: Page) -> None:
+    """A graph of at least two linked points (built by mouse when an earlier test left none)."""
+    page.get_by_test_id("map-kind").select_option("waypoints")
+    if len(kind(page)["waypoints"]["nodes"]) < 2:
+        for p in ((2, 2), (6, 5)):
+            page.mouse.click(*client(page, *p))
+        shift_drag(page, (2, 2), (6, 5))
+
+
 def test_share_links_carry_hex_and_waypoint_maps(lab: Page, lab_factory):
     set_map(lab, EMPTY)
+    ensure_graph(lab)
     lab.get_by_test_id("map-kind").select_option("hex")
     lab.get_by_test_id("hex-orientation").select_option("flat")
     hex_link = lab.evaluate("window.arcstar.shareLink()")
@@ -260,7 +270,6 @@ def test_share_links_carry_hex_and_waypoint_maps(lab: Page, lab_factory):
     lab.get_by_test_id("map-kind").select_option("waypoints")
     wp_link = lab.evaluate("window.arcstar.shareLink()")
     wp_state = kind(lab)
-    assert wp_state["waypoints"]["nodes"], "the earlier test left a graph to share"
     context, page = lab_factory(url=wp_link)
     try:
         page.wait_for_function("window.arcstar.state().kind.kind === 'waypoints'", timeout=LINK_TIMEOUT_MS)
@@ -271,12 +280,19 @@ def test_share_links_carry_hex_and_waypoint_maps(lab: Page, lab_factory):
         page.wait_for_function("window.arcstar.state().kind.kind === 'hex'", timeout=LINK_TIMEOUT_MS)
         assert kind(page)["orientation"] == hex_state["orientation"] == "flat"
         assert rows(page) == EMPTY
+        # Autosaved: a reload brings the hex map back (the same snapshot as links).
+        page.wait_for_function("(localStorage.getItem('arcstar.lab.v1') || '').includes('\"kind\":\"hex\"')")
+        page.reload()
+        page.wait_for_function("window.arcstar !== undefined && window.arcstar.state().kind.kind === 'hex'",
+                               timeout=LINK_TIMEOUT_MS)
+        assert kind(page)["orientation"] == "flat" and kind(page)["waypoints"] == wp_state["waypoints"]
+        assert rows(page) == EMPTY
     finally:
         context.close()
 
 
 def test_hostile_kind_snapshots_are_refused_and_the_work_kept(lab: Page):
-    lab.get_by_test_id("map-kind").select_option("waypoints")
+    ensure_graph(lab)
     good = snapshot_of(lab.evaluate("window.arcstar.shareLink()"))
     before = (rows(lab), kind(lab))
     nodes = good["kind"]["waypoints"]["nodes"]
