@@ -219,6 +219,7 @@ export async function runCompare(app, engine) {
     return refuse(`${why[0].toUpperCase()}${why.slice(1)}.`);
   }
   if (app.engineState !== 'ready') return refuse('The engine is still loading: Compare will work in a moment.');
+  if (app.model.kind !== 'squares') return refuse("Compare mode runs the methods on square maps: switch the Map panel's Kind back to squares.");
   const settings = readSettings(app);
   if (settings.problems.length) return refuse(`Not comparing: ${settings.problems[0]}`);
   if (app.searching) engine.cancel();

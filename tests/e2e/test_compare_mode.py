@@ -388,3 +388,17 @@ def test_an_edit_after_a_comparison_says_it_is_for_the_map_before(lab: Page):
     again = run_compare(lab)
     expect(lab.get_by_test_id("cmp-note")).to_be_hidden()
     assert not again["stale"]
+
+
+def test_compare_on_a_hex_map_says_it_runs_on_squares_and_changes_nothing(lab: Page):
+    tick(lab, ["astar", "dijkstra"])
+    first = run_compare(lab)
+    close_view(lab)
+    lab.get_by_test_id("map-kind").select_option("hex")
+    try:
+        lab.get_by_test_id("cmp-run").click()
+        expect(lab.get_by_test_id("cmp-error")).to_contain_text("square maps")
+        after = comparison(lab)
+        assert after["finished"] == first["finished"] and after["runs"] == first["runs"] and not after["open"]
+    finally:
+        lab.get_by_test_id("map-kind").select_option("squares")

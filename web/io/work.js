@@ -15,6 +15,7 @@
 
 import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../controls.js';
 import { checkSettings } from '../generator.js';
+import { kindWork, readKindWork, showKindWork } from '../maps/kinds.js';
 import { messageOf } from '../util.js';
 import { KINDS, say, standing, startWorld } from '../world.js';
 import { showMap } from './maps.js';
@@ -60,6 +61,7 @@ const MAX_UNIT_SIZE = 100;
  * @property {import('../generator.js').GeneratorSettings | null} generator  the last generator's settings
  * @property {WorkWorld | null} world
  * @property {string[] | null} compare  compare mode's ticked methods (null: none saved, the page's stay)
+ * @property {import('../maps/kinds.js').KindWork} kind  squares, hex (and how drawn) or waypoints, with the waypoint graph
  */
 
 /**
@@ -103,6 +105,7 @@ export function currentWork(app) {
     generator: app.generator ? { ...app.generator } : null,
     world: w.on && w.units.length ? { avoidance: w.avoidance, seed: w.seed, fog: w.fog, units: standing(app, w.units) } : null,
     compare: [...app.methods.chosen],
+    kind: kindWork(app),
   };
 }
 
@@ -130,6 +133,7 @@ export function workText(app, work = currentWork(app)) {
     generator: work.generator,
     compare: work.compare,
     ...(work.world ? { world: work.world } : {}),
+    ...(work.kind.kind !== 'squares' || work.kind.waypoints.nodes.length ? { kind: work.kind } : {}),
   });
   return text.length > MAX_WORK_CHARS ? tooBig : { text };
 }
@@ -289,6 +293,7 @@ export function readWork(app, source) {
     generator,
     world: readWorld(d.world, width, height),
     compare: readCompare(d.compare),
+    kind: readKindWork(d.kind),
   };
 }
 
@@ -308,6 +313,7 @@ export function showWork(app, engine, work) {
   app.showGrid = work.grid;
   app.generator = work.generator;
   if (work.compare) app.methods.chosen = [...work.compare];
+  showKindWork(app, work.kind);
   app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs', 'methods');
 }
 
