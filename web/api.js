@@ -328,6 +328,7 @@ export function labApi(lab) {
       return {
         methods: [...cm.chosen],
         open: cm.open,
+        layout: cm.layout,
         running: cm.running,
         finished: cm.finished,
         error: cm.error,

@@ -289,7 +289,7 @@ export class AppState {
     /** @type {{on: boolean, plans: ComparedPlan[] | null}} Pinter's Figure 1 */
     this.compare = { on: false, plans: null };
     /** @type {import('./compare.js').CompareMode} compare mode: 2 to 4 methods on one query, and their race */
-    this.methods = { chosen: ['astar', 'dijkstra'], open: false, running: false, map: null, runs: null, error: '', finished: 0,
+    this.methods = { chosen: ['astar', 'dijkstra'], open: false, layout: 'side', running: false, map: null, runs: null, error: '', finished: 0,
       race: { k: 0, playing: false, slider: 394, last: 0 } };
     /** @type {{name: string, scenarios: Scenario[], chosen: Scenario | null} | null} the scenarios offered */
     this.bench = null;

@@ -64,6 +64,7 @@ export const MAX_METHODS = 4;
  * @typedef {Object} CompareMode
  * @property {string[]} chosen  the methods ticked, in the engine's order (0 to 4; a run needs 2 to 4)
  * @property {boolean} open  the comparison is shown over the map
+ * @property {'side' | 'overlay'} layout  small multiples side by side, or every method on one map
  * @property {boolean} running
  * @property {ComparedMap | null} map
  * @property {MethodRun[] | null} runs
@@ -389,6 +390,17 @@ export function advanceRace(app, now) {
     applyRace(app);
     app.emit('race');
   }
+}
+
+/**
+ * Side by side (a small map per method) or overlaid (one map: each method's closed tiles
+ * outlined and its path, in its colour).
+ * @param {AppState} app
+ * @param {'side' | 'overlay'} layout
+ */
+export function setLayout(app, layout) {
+  app.methods.layout = layout === 'overlay' ? 'overlay' : 'side';
+  app.emit('methods', 'race');
 }
 
 /**

@@ -402,3 +402,37 @@ def test_compare_on_a_hex_map_says_it_runs_on_squares_and_changes_nothing(lab: P
         assert after["finished"] == first["finished"] and after["runs"] == first["runs"] and not after["open"]
     finally:
         lab.get_by_test_id("map-kind").select_option("squares")
+
+
+def test_overlaid_every_method_races_on_one_map(lab: Page, save_screen):
+    tick(lab, ["astar", "dijkstra", "jps", "directional24"])
+    got = run_compare(lab)
+    lab.get_by_test_id("cmp-layout-overlay").click()
+    expect(lab.get_by_test_id("cmp-grid").locator("canvas")).to_have_count(1)
+    expect(lab.get_by_test_id("cmp-panel-overlay")).to_contain_text("Dijkstra")
+    assert comparison(lab)["layout"] == "overlay"
+    # The table and the chart are the same in either layout.
+    assert comparison(lab)["runs"] == got["runs"]
+    expect(lab.get_by_test_id("cmp-expanded-dijkstra")).to_have_attribute("data-value", str(got["runs"][1]["expanded"]))
+    save_screen(lab, "compare-overlay")
+    # The race runs on the one map too: paused midway, Dijkstra is still going while A* has finished.
+    n = {r["method"]: r["n"] for r in got["runs"] if r["recorded"]}
+    assert set(n) == {"astar", "dijkstra", "jps"}  # Directional-24's expansions are not recorded one by one
+    lab.get_by_test_id("cmp-race-speed").fill("606")
+    lab.get_by_test_id("cmp-race-play").click()
+    lab.wait_for_function(
+        f"(() => {{ const r = window.arcstar.comparison().race; return r.playing && r.k > {n['astar'] + 20}; }})()",
+        timeout=SEARCH_TIMEOUT_MS,
+    )
+    lab.get_by_test_id("cmp-race-play").click()
+    mid = comparison(lab)
+    k = math.floor(mid["race"]["k"])
+    assert not mid["race"]["playing"] and n["astar"] < k < n["dijkstra"]
+    assert [r["k"] for r in mid["runs"]] == [n["astar"], k, n["jps"], None]
+    save_screen(lab, "compare-overlay-race")
+    lab.get_by_test_id("cmp-race-end").click()
+    assert all(r["k"] == r["n"] for r in comparison(lab)["runs"])
+    lab.get_by_test_id("cmp-view").focus()
+    lab.keyboard.press("o")  # back to side by side
+    expect(lab.get_by_test_id("cmp-grid").locator("canvas")).to_have_count(4)
+    assert comparison(lab)["layout"] == "side"

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Compare mode's controls and view. In the side panel: a box per method the engine offers (2 to
- * 4 ticked), Compare (or C) and Show. Over the map, once a comparison ran: the small multiples,
+ * 4 ticked), Compare (or C) and Show. Over the map, once a comparison ran: the small multiples
+ * (or every method overlaid on one map: O switches),
  * the stats table (method, time, nodes expanded, length, cost, legal), the bar chart of time
  * and expanded, and the race's controls (play or pause, to the start or the end, speed; Space,
  * Home and End while the view has the focus, Esc closes it).
@@ -10,7 +11,9 @@
  */
 
 import { hasPath } from '../app.js';
-import { MAX_METHODS, raceLength, raceSpeed, runCompare, seekRace, setRaceSpeed, showCompare, tickMethod, toggleRace } from '../compare.js';
+import {
+  MAX_METHODS, raceLength, raceSpeed, runCompare, seekRace, setLayout, setRaceSpeed, showCompare, tickMethod, toggleRace,
+} from '../compare.js';
 import { methodLabel } from '../settings.js';
 import { $, fixed, fmt, plural } from '../util.js';
 import { MultiplePanel, barChart } from '../view/multiples.js';
@@ -68,7 +71,9 @@ export function compareModePanel(app, engine) {
   /** @type {HTMLElement[]} their captions */
   const captions = [];
   /** the runs the panels were built for */
-  const built = { runs: /** @type {MethodRun[] | null} */ (null) };
+  const built = { runs: /** @type {MethodRun[] | null} */ (null), layout: cm.layout };
+  const layoutBtns = /** @type {HTMLButtonElement[]} */ ([...view.querySelectorAll('[data-layout]')]);
+  for (const b of layoutBtns) b.addEventListener('click', () => setLayout(app, b.dataset.layout === 'overlay' ? 'overlay' : 'side'));
 
   runBtn.addEventListener('click', () => void runCompare(app, engine));
   showBtn.addEventListener('click', () => {
@@ -90,6 +95,7 @@ export function compareModePanel(app, engine) {
       ' ': () => t.tagName !== 'BUTTON' && toggleRace(app),
       Home: () => seekRace(app, 0),
       End: () => seekRace(app, Infinity),
+      o: () => setLayout(app, cm.layout === 'side' ? 'overlay' : 'side'),
       Escape: () => !app.searching && (showCompare(app, false), showBtn.focus()),
     }[e.key];
     // Esc while a comparison runs is the page's: it cancels.
@@ -130,14 +136,32 @@ export function compareModePanel(app, engine) {
     errorBox.textContent = cm.error;
   }
 
-  /** Build a panel (canvas and caption) per run. */
+  /** Build a panel (canvas and caption) per run, or one for them all overlaid. */
   function buildPanels() {
     const runs = cm.runs ?? [];
     built.runs = cm.runs;
+    built.layout = cm.layout;
     grid.replaceChildren();
     panels.length = 0;
     captions.length = 0;
-    grid.dataset.count = String(runs.length);
+    const overlay = cm.layout === 'overlay';
+    grid.dataset.count = String(overlay ? 1 : runs.length);
+    if (overlay) {
+      const fig = document.createElement('figure');
+      fig.className = 'cmp-panel';
+      fig.dataset.testid = 'cmp-panel-overlay';
+      fig.classList.add('cmp-overlay');
+      const canvas = document.createElement('canvas');
+      canvas.setAttribute('role', 'img');
+      canvas.setAttribute('aria-label', `${runs.map((r) => r.label).join(', ')} on one map: the closed tiles of each outlined, and their paths`);
+      const cap = document.createElement('figcaption');
+      fig.append(canvas, cap);
+      grid.append(fig);
+      panels.push(new MultiplePanel(canvas));
+      captions.push(cap);
+      sizePanels();
+      return;
+    }
     for (const run of runs) {
       const fig = document.createElement('figure');
       fig.className = 'cmp-panel';
@@ -161,6 +185,7 @@ export function compareModePanel(app, engine) {
     if (!map || !panels.length || view.hidden) return;
     const n = panels.length;
     const cols = n <= 2 ? n : 2;
+    // Overlaid, one map takes the room of the grid.
     const rows = Math.ceil(n / cols);
     const gap = 8;
     const caption = 22;
@@ -179,7 +204,16 @@ export function compareModePanel(app, engine) {
     const map = cm.map;
     const runs = cm.runs;
     if (!map || !runs || view.hidden) return;
-    runs.forEach((run, i) => {
+    if (cm.layout === 'overlay' && panels[0]) {
+      panels[0].drawOverlay(map, app.core.terrains, runs);
+      captions[0].replaceChildren(...runs.map((run) => {
+        const entry = document.createElement('span');
+        entry.className = 'cmp-entry';
+        entry.append(swatch(run.color), ` ${run.label}`, caption(run));
+        return entry;
+      }));
+      captions[0].title = captions[0].textContent ?? '';
+    } else runs.forEach((run, i) => {
       const p = panels[i];
       if (!p) return;
       p.draw(map, app.core.terrains, run);
@@ -277,7 +311,12 @@ export function compareModePanel(app, engine) {
     note.hidden = !stale;
     note.textContent = stale ? 'The map has changed since this comparison: Compare again to see the map as it is.' : '';
     showTable();
-    if (built.runs !== cm.runs) buildPanels();
+    for (const b of layoutBtns) {
+      const on = b.dataset.layout === cm.layout;
+      b.classList.toggle('on', on);
+      b.setAttribute('aria-checked', String(on));
+    }
+    if (built.runs !== cm.runs || built.layout !== cm.layout) buildPanels();
     else sizePanels();
   }
 

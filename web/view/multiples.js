@@ -3,7 +3,8 @@
  * Compare mode's pictures: small multiples of the canvas (one per method, the same map and
  * viewport in each: the whole map fitted to equal canvases) with its explored tiles, the tile
  * expanded last while the race plays, and its path once it has finished (the method's colour
- * frames it);
+ * frames it); or all of them overlaid on one map, each method's closed tiles outlined and its
+ * path drawn in its colour;
  * and a bar chart of time and nodes expanded as inline SVG (built node by node, never from text).
  * Coordinates are tiles as everywhere: tile (x, y) covers [x, x+1) x [y, y+1), y down.
  *
@@ -48,12 +49,12 @@ export class MultiplePanel {
   }
 
   /**
-   * Draw one method's run on the map it ran on.
+   * Clear the canvas and draw the map's terrain fitted to it; returns the tile size, with the
+   * context's origin at the map's corner (the caller restores the context).
    * @param {ComparedMap} map
    * @param {ReadonlyArray<{code: number, name: string}>} terrains
-   * @param {MethodRun} run
    */
-  draw(map, terrains, run) {
+  begin(map, terrains) {
     const { ctx, canvas } = this;
     const dpr = window.devicePixelRatio || 1;
     const cssW = canvas.width / dpr;
@@ -67,6 +68,30 @@ export class MultiplePanel {
     ctx.translate(Math.floor((cssW - map.width * ts) / 2), Math.floor((cssH - map.height * ts) / 2));
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.images.terrainImage(map, terrains), 0, 0, map.width * ts, map.height * ts);
+    return ts;
+  }
+
+  /**
+   * The start and the goal, then the context as it was before `begin`.
+   * @param {ComparedMap} map
+   * @param {number} ts
+   */
+  end(map, ts) {
+    const look = { small: false, heading: null, any: false, focus: false };
+    drawMarker(this.ctx, ts, map.start, { ...look, color: COLORS.start, letter: 'S' });
+    drawMarker(this.ctx, ts, map.goal, { ...look, color: COLORS.goal, letter: 'G' });
+    this.ctx.restore();
+  }
+
+  /**
+   * Draw one method's run on the map it ran on.
+   * @param {ComparedMap} map
+   * @param {ReadonlyArray<{code: number, name: string}>} terrains
+   * @param {MethodRun} run
+   */
+  draw(map, terrains, run) {
+    const { ctx } = this;
+    const ts = this.begin(map, terrains);
     const replay = run.replay;
     const explored = replay ? replay.status : run.explored;
     if (explored) ctx.drawImage(this.images.overlayImage(map.width, map.height, explored, replay ? replay.k : -1), 0, 0, map.width * ts, map.height * ts);
@@ -79,11 +104,71 @@ export class MultiplePanel {
       // The lab's path colour (it stands out on the explored tiles); the method's colour frames the panel.
       drawComparison(ctx, ts, [{ color: COLORS.path, visible: true, route: run.route, tiles: run.tiles.length ? run.tiles : null, blocked: run.blocked }]);
     }
-    const small = false;
-    drawMarker(ctx, ts, map.start, { color: COLORS.start, letter: 'S', small, heading: null, any: false, focus: false });
-    drawMarker(ctx, ts, map.goal, { color: COLORS.goal, letter: 'G', small, heading: null, any: false, focus: false });
-    ctx.restore();
+    this.end(map, ts);
   }
+
+  /**
+   * Every run on one map: each one's closed tiles outlined in its colour (at the race's expansion),
+   * the tile each expanded last, and, for those that finished, their paths (the earlier ones as
+   * wider bands under the later, so paths that coincide all show).
+   * @param {ComparedMap} map
+   * @param {ReadonlyArray<{code: number, name: string}>} terrains
+   * @param {MethodRun[]} runs
+   */
+  drawOverlay(map, terrains, runs) {
+    const { ctx } = this;
+    const ts = this.begin(map, terrains);
+    ctx.strokeStyle = COLORS.mapEdge;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(-0.5, -0.5, map.width * ts + 1, map.height * ts + 1);
+    runs.forEach((run, i) => {
+      const explored = run.replay ? run.replay.status : run.explored;
+      if (explored) drawOutline(ctx, ts, explored, map.width, map.height, run.color, Math.max(1, 2.5 - i * 0.5));
+    });
+    const done = runs.filter((r) => r.state === 'done' && (!r.replay || r.replay.atEnd));
+    drawComparison(ctx, ts, done.map((r) => ({ color: r.color, visible: true, route: r.route, tiles: r.tiles.length ? r.tiles : null, blocked: r.blocked })));
+    for (const r of runs) {
+      if (r.replay && !r.replay.atEnd && r.replay.current >= 0) {
+        const c = r.replay.current;
+        ctx.strokeStyle = r.color;
+        ctx.lineWidth = 2;
+        ctx.strokeRect((c % map.width) * ts + 1, Math.floor(c / map.width) * ts + 1, Math.max(1, ts - 2), Math.max(1, ts - 2));
+      }
+    }
+    this.end(map, ts);
+  }
+}
+
+/**
+ * The outline of a search's closed tiles: every tile side between a closed tile and one that
+ * is not (or the map's edge), as one stroked path.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} ts
+ * @param {Uint8Array} explored  0 unseen, 1 open, 2 closed, per tile
+ * @param {number} width
+ * @param {number} height
+ * @param {string} color
+ * @param {number} line  CSS px
+ */
+function drawOutline(ctx, ts, explored, width, height, color, line) {
+  const closed = (/** @type {number} */ x, /** @type {number} */ y) => x >= 0 && y >= 0 && x < width && y < height && explored[y * width + x] === 2;
+  ctx.beginPath();
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (explored[y * width + x] !== 2) continue;
+      const [l, t, r, b] = [x * ts, y * ts, (x + 1) * ts, (y + 1) * ts];
+      if (!closed(x, y - 1)) { ctx.moveTo(l, t); ctx.lineTo(r, t); }
+      if (!closed(x, y + 1)) { ctx.moveTo(l, b); ctx.lineTo(r, b); }
+      if (!closed(x - 1, y)) { ctx.moveTo(l, t); ctx.lineTo(l, b); }
+      if (!closed(x + 1, y)) { ctx.moveTo(r, t); ctx.lineTo(r, b); }
+    }
+  }
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = line;
+  ctx.lineCap = 'square';
+  ctx.stroke();
+  ctx.restore();
 }
 
 /**
