@@ -67,7 +67,7 @@ export async function openLink(app, engine, hash, atLoad = false) {
     } catch {
       /* storage unavailable: Undo still brings the work back */
     }
-    await openWork(app, engine, work, 'open the shared link');
+    await openWork(app, engine, work, 'open the shared link', 'link');
     const units = work.world ? `, ${work.world.units.length === 1 ? '1 unit' : `${work.world.units.length} units`}` : '';
     const text = `Opened the shared link: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.`;
     const ready = app.engineState === 'ready';

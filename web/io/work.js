@@ -2,7 +2,9 @@
 /**
  * The user's work as one snapshot: the map (cells run-length encoded), terrain costs, start and
  * goal, the search and unit settings (the markers' headings are unit settings), the view's
- * options, the last generator's settings and the world's units when there are any. Autosave,
+ * options, the last generator's settings, the world's units when there are any, and the Python
+ * panel's code (with the code run, and whether it still awaits this user's first Run: code that
+ * comes with a link or a file is shown Off and never run before the receiver presses Run). Autosave,
  * share links and the JSON export all write it with `workText` and read it with `readWork`, so whatever is added here travels in
  * all three. Read as untrusted: every field is checked, and anything malformed throws an Error
  * saying what, before anything on the page changes.
@@ -17,6 +19,7 @@ import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../contro
 import { checkSettings } from '../generator.js';
 import { messageOf } from '../util.js';
 import { KINDS, say, standing, startWorld } from '../world.js';
+import { pythonWork, readPythonWork, showPythonWork, untrusted } from '../python.js';
 import { showMap } from './maps.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -59,6 +62,7 @@ const MAX_UNIT_SIZE = 100;
  * @property {boolean} grid  grid lines shown
  * @property {import('../generator.js').GeneratorSettings | null} generator  the last generator's settings
  * @property {WorkWorld | null} world
+ * @property {import('../python.js').PythonWork} python  the Python panel's code
  */
 
 /**
@@ -101,6 +105,7 @@ export function currentWork(app) {
     grid: app.showGrid,
     generator: app.generator ? { ...app.generator } : null,
     world: w.on && w.units.length ? { avoidance: w.avoidance, seed: w.seed, fog: w.fog, units: standing(app, w.units) } : null,
+    python: pythonWork(app.python),
   };
 }
 
@@ -127,6 +132,7 @@ export function workText(app, work = currentWork(app)) {
     showGrid: work.grid,
     generator: work.generator,
     ...(work.world ? { world: work.world } : {}),
+    python: work.python,
   });
   return text.length > MAX_WORK_CHARS ? tooBig : { text };
 }
@@ -274,6 +280,7 @@ export function readWork(app, source) {
     grid: d.showGrid !== false,
     generator,
     world: readWorld(d.world, width, height),
+    python: readPythonWork(d.python),
   };
 }
 
@@ -292,6 +299,7 @@ export function showWork(app, engine, work) {
   app.unit.setSpeed(work.speed, performance.now());
   app.showGrid = work.grid;
   app.generator = work.generator;
+  showPythonWork(app, work.python);
   app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs');
 }
 
@@ -325,8 +333,10 @@ export async function placeUnits(app, engine, world) {
  * @param {Engine} engine
  * @param {Work} work
  * @param {string} label  for the Undo button's title, e.g. "open the shared link"
+ * @param {'link' | 'file'} [from]  where it came from: its Python code is shown, not run, until Run
  */
-export async function openWork(app, engine, work, label) {
+export async function openWork(app, engine, work, label, from = 'file') {
+  work = { ...work, python: untrusted(work.python, from) };
   const m = app.model;
   const before = currentWork(app);
   const history = m.undoStack;
