@@ -107,6 +107,14 @@ export function untrusted(w, from) {
 }
 
 /**
+ * What to add where a link or a file was opened: that it carries code not run ('' when not).
+ * @param {AppState} app
+ */
+export function pendingNote(app) {
+  return app.python.pending ? ' It carries Python code: read it in the Python panel; it runs only when you press Run there.' : '';
+}
+
+/**
  * Show a snapshot's Python part (keeping nothing of the code before).
  * @param {AppState} app
  * @param {PythonWork} w

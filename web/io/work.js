@@ -19,7 +19,7 @@ import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../contro
 import { checkSettings } from '../generator.js';
 import { messageOf } from '../util.js';
 import { KINDS, say, standing, startWorld } from '../world.js';
-import { pythonWork, readPythonWork, showPythonWork, untrusted } from '../python.js';
+import { pendingNote, pythonWork, readPythonWork, showPythonWork, untrusted } from '../python.js';
 import { showMap } from './maps.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -393,7 +393,7 @@ export async function openWorkFile(app, engine, file) {
     await openWork(app, engine, work, `open ${name}`);
     const units = work.world ? `, ${work.world.units.length === 1 ? '1 unit' : `${work.world.units.length} units`}` : '';
     app.setStatus(app.engineState === 'ready' ? 'ready' : 'loading',
-      `Opened ${name}: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.`, 1);
+      `Opened ${name}: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.${pendingNote(app)}`, 1);
     return true;
   } catch (e) {
     app.setStatus('error', `Error: ${name}: ${messageOf(e)}. Your map and work are as they were.`, 0);
