@@ -168,17 +168,19 @@ def sample(code: UserCode) -> None:
 
 
 def _number(name: str, fn: Callable[..., Any], value: object, args: tuple[Any, ...]) -> float:
+    if type(value) is float or type(value) is int:  # the usual case, checked without building a message
+        v = float(value)
+        if v >= 0.0:
+            return v
+    call = f"{name}({', '.join(repr(a) for a in args)})"
     line = _def_line(fn)
-    shown_args = ", ".join(repr(a) for a in args)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise UserCodeError(f"{name}({shown_args}) returned {shown(value)}, not a number", Reason.NOT_A_NUMBER,
-                            name, line)
+        raise UserCodeError(f"{call} returned {shown(value)}, not a number", Reason.NOT_A_NUMBER, name, line)
     v = float(value)
     if math.isnan(v):
-        raise UserCodeError(f"{name}({shown_args}) returned NaN", Reason.NAN, name, line)
+        raise UserCodeError(f"{call} returned NaN", Reason.NAN, name, line)
     if v < 0:
-        raise UserCodeError(f"{name}({shown_args}) returned {v:g}: it must not be negative", Reason.NEGATIVE,
-                            name, line)
+        raise UserCodeError(f"{call} returned {v:g}: it must not be negative", Reason.NEGATIVE, name, line)
     return v
 
 
@@ -310,7 +312,9 @@ class UserGraph:
                     return 0.0
                 x, y = self.base.tile(node)
                 self.calls["heuristic"] += 1
-                v = min(call_heuristic(fn, x, y, gx, gy) for gx, gy in ends)
+                v = call_heuristic(fn, x, y, *ends[0])
+                for gx, gy in ends[1:]:
+                    v = min(v, call_heuristic(fn, x, y, gx, gy))
                 if bound is not None and verdict.within_bound and v > bound(node) * (1 + SLACK) + SLACK:
                     verdict.within_bound = False
                     verdict.fail(f"heuristic({x}, {y}, ...) = {v:g} is above the admissible "
