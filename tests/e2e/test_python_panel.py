@@ -253,3 +253,57 @@ def test_hostile_python_in_a_link_is_refused_and_the_work_stays(panel: Page):
     run_code(panel, "#" * 70_000)
     expect(panel.get_by_test_id("python-error")).to_contain_text("more than the 65,536")
     assert search(panel)["status"] == "found"
+
+
+RAW = "async (msg) => { try { return await window.arcstar._rawPlan(msg); } catch (e) { return {thrown: String(e)}; } }"
+
+
+def raw(page: Page, literal: str) -> dict:
+    """Post a message (a JS literal, so it may hold what JSON cannot) straight to the worker."""
+    return page.evaluate(f"async () => {{ const m = {literal}; return ({RAW})(m); }}")
+
+
+def test_hostile_code_messages_to_the_worker_get_field_and_reason_and_the_worker_lives(lab: Page):
+    cells = "new Uint8Array([0,0,0,0, 0,1,1,0, 0,0,0,0])"
+
+    def plan(n: int, code: str) -> str:
+        return (f"{{type: 'plan', id: 'u{n}', map: {{width: 4, height: 3, version: 'py{n}', cells: {cells}}}, "
+                f"start: [0, 0], goal: [3, 2], code: {code}}}")
+
+    hostile = [("12", "not_text"), ("null", "not_text"), ("{a: 1}", "not_text"), ("'x'.repeat(1 << 20)", "too_long"),
+               ("'def cost(x, y, t):\\n return -1\\n'", "negative"),
+               ("'def heuristic(x, y, gx, gy):\\n return \\'far\\'\\n'", "not_a_number")]
+    for n, (code, reason) in enumerate(hostile):
+        out = raw(lab, plan(n, code))
+        assert out["type"] == "error" and out["kind"] == "bad_input" and out["field"] == "code", out
+        assert out["code_error"]["reason"] == reason, out
+        checked = raw(lab, f"{{type: 'check_code', id: 'c{n}', code: {code}}}")
+        assert checked["type"] == "error" and checked["code_error"]["reason"] == reason, checked
+    assert raw(lab, "{type: 'check_code', id: 'c9'}")["field"] == "code"
+    ok = raw(lab, plan(99, "'def heuristic(x, y, gx, gy):\\n return 0\\n'"))
+    assert ok["type"] == "result" and ok["result"]["status"] == "found"
+    assert ok["result"]["user_code"]["functions"] == ["heuristic"]
+    assert state(lab)["worker"]["restarts"] == 0
+
+
+def test_autosave_keeps_the_code_and_whether_it_is_on(lab_factory):
+    context, page = lab_factory()
+    try:
+        set_map(page, MAP)
+        page.locator("#h-python").click()
+        run_code(page, COLUMN)
+        page.get_by_test_id("python-code").fill(COLUMN + "# edited after Run\n")
+        expect(page.get_by_test_id("python-state")).to_contain_text("you edited it since")
+        page.wait_for_function("(localStorage.getItem('arcstar.lab.v1') || '').includes('edited after Run')",
+                               timeout=SEARCH_TIMEOUT_MS)
+        page.reload()
+        page.wait_for_function("window.arcstar !== undefined && window.arcstar.state().width === 20",
+                               timeout=SEARCH_TIMEOUT_MS)
+        got = python(page)
+        assert got["code"] == COLUMN + "# edited after Run\n" and got["ran"] == COLUMN and got["on"]
+        assert got["pending"] == ""  # the user's own code, run before the reload
+        page.evaluate("window.arcstar.ready")
+        page.wait_for_function("window.arcstar.state().engine === 'ready'", timeout=RESTART_TIMEOUT_MS)
+        assert search(page)["cost"] == pytest.approx(dijkstra(with_column, START, GOAL))
+    finally:
+        context.close()
