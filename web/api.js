@@ -15,6 +15,7 @@ import { sliderToSpeed } from './playback.js';
 import { setOptions } from './settings.js';
 import { headingDeg, readHeadings, setHeading } from './headings.js';
 import { LESTER_TILE_PX } from './view/viewport.js';
+import { kindWork } from './maps/kinds.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {import('./app.js').LastResult} LastResult */
@@ -294,6 +295,8 @@ export function labApi(lab) {
         notice: app.notice ? { ...app.notice } : null,
         helpOpen: app.helpOpen,
         benchmark: bench ? { name: bench.name, scenarios: bench.scenarios.length, chosen: bench.chosen ? { ...bench.chosen } : null } : null,
+        // squares, hex (orientation; cells and markers are offset col, row) or waypoints (the graph, tile units)
+        kind: { ...kindWork(app), selected: model.waypoints.selected, shownPath: app.shown?.nodes ? [...app.shown.nodes] : null },
       };
     },
 

@@ -101,6 +101,9 @@ import { Viewport } from './view/viewport.js';
  * @property {import('./view/stages.js').Fans | null} [fans]  the directional states seen, per tile and heading
  *   (when the service sends them)
  * @property {import('./view/stages.js').Stages | null} [stages]  the hybrid's stages (when the core sends them)
+ * @property {Array<string | number>} [nodes]  on a waypoint graph: the path's point ids
+ * @property {Map<number, number>} [graphNodes]  on a waypoint graph: point id -> its index in `explored`
+ * @property {number} [graphVersion]  on a waypoint graph: the graph's version searched
  */
 
 /**

@@ -172,7 +172,7 @@ export class Engine {
     /** @type {((msg: any) => void) | null} hears every world_state, and errors with id null */
     this.onWorld = null;
     this.isReady = false;
-    /** @type {number | null} the map version the worker holds */
+    /** @type {number | string | null} the map version the worker holds */
     this.workerVersion = null;
     const signal = readySignal();
     /** @type {Promise<BootInfo>} resolves when the engine can search (a new promise per worker) */

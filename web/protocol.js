@@ -44,8 +44,11 @@ export const ErrorKind = Object.freeze({
 /**
  * Page -> worker requests.
  * @typedef {{width: number, height: number, version: number | string, cells?: Uint8Array,
- *            terrain_costs?: TerrainCost[]}} WireMap
- * @typedef {{type: 'plan', id: Id, map: WireMap, start: End, goal: GoalEnd, alongside?: boolean, options?: Record<string, unknown>,
+ *            terrain_costs?: TerrainCost[], kind?: 'squares' | 'hex' | 'waypoints', orientation?: 'pointy' | 'flat',
+ *            nodes?: WaypointNode[], edges?: WaypointEdge[]}} WireMap
+ * @typedef {{id: string | number, x: number, y: number}} WaypointNode  tile units
+ * @typedef {{from: string | number, to: string | number}} WaypointEdge  costs its length
+ * @typedef {{type: 'plan', id: Id, map: WireMap, start: End | Id, goal: GoalEnd | Id, alongside?: boolean, options?: Record<string, unknown>,
  *            code?: string}} PlanMessage  code: the Python panel's source (heuristic() and/or cost())
  * @typedef {{type: 'cancel', id: Id}} CancelMessage
  * @typedef {{type: 'info', id: Id}} InfoRequest
@@ -177,10 +180,12 @@ export const ErrorKind = Object.freeze({
 
 /**
  * @typedef {Object} PlanRequest
- * @property {{width: number, height: number, version: number, cells: Uint8Array,
- *             terrainCosts?: Array<[number, number | null]>}} map
- * @property {End} start
- * @property {GoalEnd} goal
+ * @property {{width: number, height: number, version: number | string, cells: Uint8Array,
+ *             terrainCosts?: Array<[number, number | null]>, kind?: 'squares' | 'hex' | 'waypoints',
+ *             orientation?: 'pointy' | 'flat', nodes?: WaypointNode[], edges?: WaypointEdge[]}} map
+ *   hex: start and goal axial [q, r]; waypoints: node ids
+ * @property {End | string | number} start
+ * @property {GoalEnd | string | number} goal
  * @property {Record<string, unknown>} [options]
  * @property {string} [code]  the Python panel's source, when it is on
  * @property {(p: {expanded: number, open: number}) => void} [onProgress]
@@ -202,7 +207,13 @@ export function planMessage(id, req, withCells) {
   const wireMap = { width: map.width, height: map.height, version: map.version };
   /** @type {Transferable[]} */
   const transfer = [];
-  if (withCells) {
+  // A hex map's cells travel as squares' do; a waypoint graph's nodes and edges in the JSON.
+  if (map.kind) wireMap.kind = map.kind;
+  if (map.orientation) wireMap.orientation = map.orientation;
+  if (map.kind === 'waypoints') {
+    wireMap.nodes = map.nodes;
+    wireMap.edges = map.edges;
+  } else if (withCells) {
     const copy = map.cells.slice();
     wireMap.cells = copy;
     if (map.terrainCosts) wireMap.terrain_costs = map.terrainCosts;

@@ -22,6 +22,7 @@ import { readFans, readStages, tilesOfFans } from './view/stages.js';
 import { fixed, fmt, messageOf, plural } from './util.js';
 import { afterSearch, withCode } from './python.js';
 import { fallbackOf, resultStatus } from './verdict.js';
+import { searchGraph } from './graphsearch.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {import('./app.js').LastResult} LastResult */
@@ -100,6 +101,7 @@ export function wireMap(app) {
  */
 export async function runSearch(app, engine, start, goal) {
   try {
+    if (app.model.kind !== 'squares') return await searchGraph(app, engine); // hexes, waypoints: graphsearch.js
     if (app.compare.on) return await compare(app, engine, start, goal);
     return await search(app, engine, start, goal);
   } finally {

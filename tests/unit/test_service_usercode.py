@@ -256,6 +256,15 @@ def test_user_code_refuses_what_it_cannot_do():
     assert out["type"] == "error" and out["field"] == "start"
 
 
+def test_user_code_on_a_hex_map_is_refused_by_name():
+    svc = Service()
+    msg = {**plan_msg("h", 5, 3, [0, 0], [4, 2]), "code": OCTILE}
+    msg["map"]["kind"] = "hex"
+    msg["map"]["orientation"] = "pointy"
+    out = call(svc, msg, np.zeros(15, dtype=np.uint8).tobytes())
+    assert out["type"] == "error" and out["field"] == "map.kind", out
+
+
 def test_check_code_answers_the_functions_it_found():
     svc = Service()
     out = call(svc, {"type": "check_code", "id": 3, "code": OCTILE + "\ndef cost(x, y, t):\n    return 1\n"})

@@ -17,6 +17,7 @@
 
 import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../controls.js';
 import { checkSettings } from '../generator.js';
+import { kindWork, readKindWork, showKindWork } from '../maps/kinds.js';
 import { messageOf } from '../util.js';
 import { KINDS, say, standing, startWorld } from '../world.js';
 import { pendingNote, pythonWork, readPythonWork, showPythonWork, untrusted } from '../python.js';
@@ -63,6 +64,7 @@ const MAX_UNIT_SIZE = 100;
  * @property {import('../generator.js').GeneratorSettings | null} generator  the last generator's settings
  * @property {WorkWorld | null} world
  * @property {import('../python.js').PythonWork} python  the Python panel's code
+ * @property {import('../maps/kinds.js').KindWork} kind  squares, hex (and how drawn) or waypoints, with the waypoint graph
  */
 
 /**
@@ -106,6 +108,7 @@ export function currentWork(app) {
     generator: app.generator ? { ...app.generator } : null,
     world: w.on && w.units.length ? { avoidance: w.avoidance, seed: w.seed, fog: w.fog, units: standing(app, w.units) } : null,
     python: pythonWork(app.python),
+    kind: kindWork(app),
   };
 }
 
@@ -133,6 +136,7 @@ export function workText(app, work = currentWork(app)) {
     generator: work.generator,
     ...(work.world ? { world: work.world } : {}),
     python: work.python,
+    ...(work.kind.kind !== 'squares' || work.kind.waypoints.nodes.length ? { kind: work.kind } : {}),
   });
   return text.length > MAX_WORK_CHARS ? tooBig : { text };
 }
@@ -281,6 +285,7 @@ export function readWork(app, source) {
     generator,
     world: readWorld(d.world, width, height),
     python: readPythonWork(d.python),
+    kind: readKindWork(d.kind),
   };
 }
 
@@ -300,6 +305,7 @@ export function showWork(app, engine, work) {
   app.showGrid = work.grid;
   app.generator = work.generator;
   showPythonWork(app, work.python);
+  showKindWork(app, work.kind);
   app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs');
 }
 

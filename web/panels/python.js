@@ -54,7 +54,7 @@ export function pythonPanel(app, engine) {
     state.textContent = py.busy ? 'Checking the code…'
       : !on ? 'Off: searches use the lab\'s own heuristic and terrain costs.'
         : edited ? `On, with the code as last run (${fns}): you edited it since, press Run to use the changes.`
-          : `On: Find path uses ${fns} (A* or Dijkstra, the tile path of a point unit).`;
+          : `On: Find path uses ${fns} (A* or Dijkstra, the tile path of a point unit, on square maps).`;
     note.textContent = py.note;
     note.hidden = !py.note || !on;
     pending.hidden = !py.pending;

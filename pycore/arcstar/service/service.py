@@ -6,7 +6,8 @@ every failure is an answer ``{"type": "error", "id", "kind", "field", "message"}
 are what code reads; the message is for people. Every message is defined in
 ``protocol.schema.json``; in short:
 
-- ``plan`` (map ``{width, height, version, terrain_costs?}``, start, goal, options), with
+- ``plan`` (map ``{width, height, version, terrain_costs?}``, start, goal, options; a hex map or a
+  waypoint graph with ``map.kind``, see ``graphmaps``), with
   ``cells`` the width*height terrain codes (uint8, row-major ``y * width + x``) as any buffer;
   without ``cells`` the map cached under that version is used. ``terrain_costs`` apply to this
   plan only (a ``CostProfile``): the cached map keeps its own costs. Answers ``started``.
@@ -59,7 +60,7 @@ from ..search.grid import COST_MODELS, DIAGONAL_POLICIES
 from ..search.heuristics import HEURISTICS
 from ..search.openlists import OPEN_LISTS
 from ..version import __version__
-from . import protocol, usercode, worlds
+from . import graphmaps, protocol, usercode, worlds
 from .protocol import buffer, check_int, check_keys, check_text, end_point, within
 
 MAX_BUDGET_MS = 1000.0
@@ -115,6 +116,7 @@ class Service:
         self.jobs: dict[object, _Job] = {}
         self.buffers: dict[str, bytes] = {}
         self.world: worlds.WorldSession | None = None
+        self.graph_maps = graphmaps.GraphMaps()
 
     def take_buffer(self, name: str = "explored") -> bytes | None:
         """A binary part of the last answer, once (None when there is none): ``explored``,
@@ -141,15 +143,24 @@ class Service:
         spec = msg.get("map")
         if not isinstance(spec, dict):
             raise BadInput("plan request needs a 'map' object with width, height and version", "map")
-        start, goal = end_point(msg.get("start"), "start"), end_point(msg.get("goal"), "goal", heading_sets=True)
-        tilemap = self._map(spec, cells)
-        options = plan_options(msg.get("options"), {"trace": True})
-        if "terrain_costs" in spec:
-            options = replace(options, costs=self._costs(spec["terrain_costs"], tilemap))
+        kind = graphmaps.map_kind(spec)
+        if kind != "squares":  # a hex map or a waypoint graph (graphmaps.py)
+            start = graphmaps.graph_end(kind, msg.get("start"), "start")
+            goal = graphmaps.graph_end(kind, msg.get("goal"), "goal")
+            tilemap = self.graph_maps.get(kind, spec, cells, self._map)
+            options = plan_options(msg.get("options"), {"trace": True})
+        else:
+            start, goal = end_point(msg.get("start"), "start"), end_point(msg.get("goal"), "goal", heading_sets=True)
+            tilemap = self._map(spec, cells)
+            options = plan_options(msg.get("options"), {"trace": True})
+            if "terrain_costs" in spec:
+                options = replace(options, costs=self._costs(spec["terrain_costs"], tilemap))
         if len(self.jobs) >= MAX_JOBS and msg["id"] not in self.jobs:
             raise BadInput(f"too many searches at once (at most {MAX_JOBS}): cancel one first", "id")
         job: PlanJob | usercode.UserPlan
         if "code" in msg:  # the user's functions: their errors keep their code_error
+            if kind != "squares":
+                raise BadInput(f"Python functions plan on square tile maps, not {kind}", "map.kind")
             job = usercode.UserPlan.start(tilemap, start, goal, options, usercode.compile_code(msg["code"]))
         else:
             try:
@@ -380,12 +391,13 @@ class Service:
         trace = result.trace
         if trace is None:
             return out
-        explored = np.frombuffer(trace.explored(plan.graph), dtype=np.uint8)
+        graph = graphmaps.drawable(plan.graph)
+        explored = np.frombuffer(trace.explored(graph), dtype=np.uint8)
         self.buffers["explored"] = explored.tobytes()
         counts = np.bincount(explored, minlength=3)
         out.update(explored=buffer("explored", explored), open_count=int(counts[1]), closed_count=int(counts[2]))
         if trace.nodes and len(trace.expanded) <= TRACE_DETAIL_LIMIT:
-            arrays = trace_arrays(plan.graph, trace)
+            arrays = trace_arrays(graph, trace)
             self.buffers.update((f"trace.{k}", a.tobytes()) for k, a in arrays.items())
             out["trace"] = {k: buffer(f"trace.{k}", a) for k, a in arrays.items()}
         return out
