@@ -259,6 +259,8 @@ export function labApi(lab) {
         version: model.version,
         map: app.mapKey,
         generator: app.generator ? { ...app.generator } : null,
+        python: { code: app.python.code, on: app.python.ran !== null, ran: app.python.ran, pending: app.python.pending,
+          error: app.python.error ? { text: app.python.error.text, ...(app.python.error.codeError ?? {}) } : null },
         start: [...model.start],
         goal: [...model.goal],
         // As they would be sent: radians (null: none); as typed: degrees text; the marker the keys turn.

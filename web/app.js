@@ -11,6 +11,7 @@
  * @module app
  */
 
+import { defaultPython } from './python.js';
 import { MapModel, sameTile } from './state.js';
 import { Unit } from './unit.js';
 import { Viewport } from './view/viewport.js';
@@ -304,6 +305,8 @@ export class AppState {
     this.showGrid = true;
     /** @type {Tile | null} the tile under the mouse */
     this.hover = null;
+    /** @type {import('./python.js').PythonState} the Python panel: the user's heuristic() and cost() */
+    this.python = defaultPython();
     /** @type {WorldLab} the units in motion */
     this.world = {
       info: null, on: false, mode: 'edit', tool: 'select', team: 'blue', units: [], rosterVersion: 0, selected: new Set(),

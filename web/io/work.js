@@ -2,7 +2,9 @@
 /**
  * The user's work as one snapshot: the map (cells run-length encoded), terrain costs, start and
  * goal, the search and unit settings (the markers' headings are unit settings), the view's
- * options, the last generator's settings and the world's units when there are any. Autosave,
+ * options, the last generator's settings, the world's units when there are any, and the Python
+ * panel's code (with the code run, and whether it still awaits this user's first Run: code that
+ * comes with a link or a file is shown Off and never run before the receiver presses Run). Autosave,
  * share links and the JSON export all write it with `workText` and read it with `readWork`, so whatever is added here travels in
  * all three. Read as untrusted: every field is checked, and anything malformed throws an Error
  * saying what, before anything on the page changes.
@@ -18,6 +20,7 @@ import { checkSettings } from '../generator.js';
 import { kindWork, readKindWork, showKindWork } from '../maps/kinds.js';
 import { messageOf } from '../util.js';
 import { KINDS, say, standing, startWorld } from '../world.js';
+import { pendingNote, pythonWork, readPythonWork, showPythonWork, untrusted } from '../python.js';
 import { showMap } from './maps.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -61,6 +64,7 @@ const MAX_UNIT_SIZE = 100;
  * @property {import('../generator.js').GeneratorSettings | null} generator  the last generator's settings
  * @property {WorkWorld | null} world
  * @property {string[] | null} compare  compare mode's ticked methods (null: none saved, the page's stay)
+ * @property {import('../python.js').PythonWork} python  the Python panel's code
  * @property {import('../maps/kinds.js').KindWork} kind  squares, hex (and how drawn) or waypoints, with the waypoint graph
  */
 
@@ -105,6 +109,7 @@ export function currentWork(app) {
     generator: app.generator ? { ...app.generator } : null,
     world: w.on && w.units.length ? { avoidance: w.avoidance, seed: w.seed, fog: w.fog, units: standing(app, w.units) } : null,
     compare: [...app.methods.chosen],
+    python: pythonWork(app.python),
     kind: kindWork(app),
   };
 }
@@ -133,6 +138,7 @@ export function workText(app, work = currentWork(app)) {
     generator: work.generator,
     compare: work.compare,
     ...(work.world ? { world: work.world } : {}),
+    python: work.python,
     ...(work.kind.kind !== 'squares' || work.kind.waypoints.nodes.length ? { kind: work.kind } : {}),
   });
   return text.length > MAX_WORK_CHARS ? tooBig : { text };
@@ -293,6 +299,7 @@ export function readWork(app, source) {
     generator,
     world: readWorld(d.world, width, height),
     compare: readCompare(d.compare),
+    python: readPythonWork(d.python),
     kind: readKindWork(d.kind),
   };
 }
@@ -313,6 +320,7 @@ export function showWork(app, engine, work) {
   app.showGrid = work.grid;
   app.generator = work.generator;
   if (work.compare) app.methods.chosen = [...work.compare];
+  showPythonWork(app, work.python);
   showKindWork(app, work.kind);
   app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs', 'methods');
 }
@@ -347,8 +355,10 @@ export async function placeUnits(app, engine, world) {
  * @param {Engine} engine
  * @param {Work} work
  * @param {string} label  for the Undo button's title, e.g. "open the shared link"
+ * @param {'link' | 'file'} [from]  where it came from: its Python code is shown, not run, until Run
  */
-export async function openWork(app, engine, work, label) {
+export async function openWork(app, engine, work, label, from = 'file') {
+  work = { ...work, python: untrusted(work.python, from) };
   const m = app.model;
   const before = currentWork(app);
   const history = m.undoStack;
@@ -405,7 +415,7 @@ export async function openWorkFile(app, engine, file) {
     await openWork(app, engine, work, `open ${name}`);
     const units = work.world ? `, ${work.world.units.length === 1 ? '1 unit' : `${work.world.units.length} units`}` : '';
     app.setStatus(app.engineState === 'ready' ? 'ready' : 'loading',
-      `Opened ${name}: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.`, 1);
+      `Opened ${name}: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.${pendingNote(app)}`, 1);
     return true;
   } catch (e) {
     app.setStatus('error', `Error: ${name}: ${messageOf(e)}. Your map and work are as they were.`, 0);
