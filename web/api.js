@@ -170,6 +170,21 @@ export function labApi(lab) {
       return { drawn: false, list: null, f: null, g: null, h: null, parent: null };
     },
 
+    /**
+     * On a hex map or a waypoint graph, what the last frame drew of the search: the cells
+     * ([col, row]) or point ids drawn open and closed, the one outlined as expanded last (null:
+     * none), whether the path was drawn; null on squares (tileInfo reads those).
+     */
+    graphSearchDrawn() {
+      drawNow();
+      const d = renderer.graphDrawn;
+      if (!d || model.kind === 'squares') return null;
+      const w = model.width;
+      /** @param {number} i */
+      const at = (i) => (model.kind === 'hex' ? [i % w, Math.floor(i / w)] : i);
+      return { kind: model.kind, open: d.open.map(at), closed: d.closed.map(at), current: d.current >= 0 ? at(d.current) : null, path: d.path };
+    },
+
     /** The keyboard cursor: {x, y, active} (active: shown, the keys act on it), or null before it was shown. */
     cursor() {
       return lab.cursor.read();

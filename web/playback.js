@@ -40,14 +40,17 @@ function tilePathLength(path) {
 }
 
 /**
- * The replay moved: at its end the unit drives the path; before it, the unit waits at the start.
+ * The replay moved: at its end the unit drives the path; before it, the unit waits at the start
+ * (on squares; hexes and waypoints have no unit).
  * @param {AppState} app
  */
 function replayMoved(app) {
   const rp = app.replay;
   const shown = app.shown;
   if (!rp || !shown) return;
-  if (rp.player.atEnd) {
+  if (app.model.kind !== 'squares') {
+    // Hexes and waypoints have no unit to drive: the replay only draws the search.
+  } else if (rp.player.atEnd) {
     if (!rp.driven && shown.path.length) {
       startDrive(app);
       rp.driven = true;

@@ -18,7 +18,7 @@ import zlib
 from collections import deque
 
 import pytest
-from labkit import SEARCH_TIMEOUT_MS, rows, search, set_map, state, status
+from labkit import SEARCH_TIMEOUT_MS, replay, rows, search, set_map, state, status
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
@@ -325,3 +325,147 @@ def test_hostile_kind_snapshots_are_refused_and_the_work_kept(lab: Page):
         text = status(lab).inner_text()
         assert "shared link could not be opened" in text, (name, text)
         assert (rows(lab), kind(lab)) == before, name
+
+
+# -- the replay on hexes and waypoints --------------------------------------------------------
+def drawn(page: Page) -> dict:
+    return page.evaluate("window.arcstar.graphSearchDrawn()")
+
+
+def hex_distance(a, b, orientation: str) -> int:
+    (aq, ar), (bq, br) = to_axial(*a, orientation), to_axial(*b, orientation)
+    dq, dr = aq - bq, ar - br
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def check_replay_steps(page: Page, neighbours, start, goal, f_of) -> int:
+    """Step the replay from its start with the step button, one expansion at a time; at each k
+    the places drawn closed are the first k expanded (each step closes exactly the one it outlines),
+    those drawn open are exactly the unclosed neighbours of the closed ones but the goal (this
+    test's own graph), the f of each expansion (this test's own distances) never decreases, and the path
+    is drawn only at the end. Returns the number of expansions."""
+    page.get_by_test_id("rp-start").click()
+    r = replay(page)
+    n = r["n"]
+    assert r["k"] == 0 and n > 1
+    d = drawn(page)
+    assert d["closed"] == [] and d["current"] is None and not d["path"]
+    assert [tuple(p) if isinstance(p, list) else p for p in d["open"]] == [start]  # only the start is open
+    order: list = []
+    for k in range(1, n + 1):
+        page.get_by_test_id("rp-step").click()
+        assert replay(page)["k"] == k
+        d = drawn(page)
+        closed = {tuple(p) if isinstance(p, list) else p for p in d["closed"]}
+        opened = {tuple(p) if isinstance(p, list) else p for p in d["open"]}
+        new = closed - set(order)
+        assert len(closed) == k and len(new) == 1, (k, new)
+        order.append(new.pop())
+        if k < n:
+            cur = d["current"]
+            assert (tuple(cur) if isinstance(cur, list) else cur) == order[-1]
+        # The goal's expansion ends the search: its neighbours are not opened.
+        assert opened == {m for c in closed if c != goal for m in neighbours(c)} - closed, k
+        assert d["path"] == (k == n)
+    assert order[0] == start and order[-1] == goal
+    fs = [f_of(p) for p in order]
+    assert all(a <= b + 1e-9 for a, b in zip(fs, fs[1:])), fs
+    return n
+
+
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+def test_hex_replay_steps_through_the_expansions_and_plays_to_the_end(lab: Page, orientation, save_screen):
+    grid = [list(r) for r in EMPTY]
+    for c, r in WALL[:5]:
+        grid[r][c] = "#"
+    map_rows = ["".join(r) for r in grid]
+    set_map(lab, map_rows)
+    lab.get_by_test_id("map-kind").select_option("hex")
+    lab.get_by_test_id("hex-orientation").select_option(orientation)
+    search(lab)
+    st = state(lab)
+    start, goal = tuple(st["start"]), tuple(st["goal"])
+    opened = [(c, r) for r in range(8) for c in range(12) if map_rows[r][c] != "#"]
+
+    def neighbours(cell):
+        return [n for n in opened if adjacent(cell, n, orientation)]
+
+    # This test's own BFS distances from the start: g of each cell; f = g + hex distance to the goal.
+    g = {start: 0}
+    todo = deque([start])
+    while todo:
+        cur = todo.popleft()
+        for n in neighbours(cur):
+            if n not in g:
+                g[n] = g[cur] + 1
+                todo.append(n)
+    n = check_replay_steps(lab, neighbours, start, goal, lambda c: g[c] + hex_distance(c, goal, orientation))
+    assert n == state(lab)["lastResult"]["expanded"]
+    # Back one step: the goal is open again and the path gone; then Play (at full speed) reaches the end.
+    lab.get_by_test_id("rp-back").click()
+    d = drawn(lab)
+    assert list(goal) not in d["closed"] and list(goal) in d["open"] and not d["path"]
+    lab.get_by_test_id("rp-start").click()
+    lab.get_by_test_id("rp-speed").fill("1000")
+    lab.get_by_test_id("rp-play").click()
+    lab.wait_for_function("window.arcstar.replay().atEnd", timeout=SEARCH_TIMEOUT_MS)
+    d = drawn(lab)
+    assert d["path"] and len(d["closed"]) == n and d["current"] is None
+    expect(lab.get_by_test_id("rp-pos")).to_contain_text(f"expansion {n} of {n} (end)")
+    # Midway, for a person to look at; a map edit ends the replay (the bar says why).
+    lab.get_by_test_id("rp-start").click()
+    for _ in range(n // 2):
+        lab.get_by_test_id("rp-step").click()
+    save_screen(lab, f"hex-replay-{orientation}")
+    lab.mouse.click(*client(lab, *centre(0, 0, orientation)))
+    assert replay(lab) is None
+    expect(lab.get_by_test_id("rp-pos")).to_contain_text("edited")
+    undo(lab)
+
+
+def test_waypoint_replay_steps_through_the_points_and_an_edit_ends_it(lab: Page, save_screen):
+    set_map(lab, ["S" + "." * 25] + ["." * 26 for _ in range(18)] + ["." * 25 + "G"])
+    lab.get_by_test_id("map-kind").select_option("waypoints")
+    g0 = kind(lab)["waypoints"]
+    for n in g0["nodes"]:  # an earlier test's graph goes (Delete, as a person would)
+        lab.mouse.click(*client(lab, n[1], n[2]))
+        lab.keyboard.press("Delete")
+    assert kind(lab)["waypoints"]["nodes"] == []
+    for x, y in PLACES:
+        lab.mouse.click(*client(lab, x, y))
+    ids = [n[0] for n in kind(lab)["waypoints"]["nodes"]]
+    lab.mouse.click(*client(lab, *PLACES[3]))
+    lab.get_by_test_id("map").focus()
+    lab.keyboard.press("g")
+    for a, b in LINKS:
+        shift_drag(lab, PLACES[a], PLACES[b])
+    g = kind(lab)["waypoints"]
+    nodes = {n[0]: (n[1], n[2]) for n in g["nodes"]}
+    edges = [tuple(e) for e in g["edges"]]
+    start, goal = g["start"], g["goal"]
+    assert (start, goal) == (ids[0], ids[3])
+    search(lab)
+    best = dijkstra(nodes, edges, start)
+    linked = {a: set() for a in nodes}
+    for a, b in edges:
+        linked[a].add(b)
+        linked[b].add(a)
+    n = check_replay_steps(lab, lambda p: linked[p], start, goal,
+                           lambda p: best[p] + math.dist(nodes[p], nodes[goal]))
+    assert n == state(lab)["lastResult"]["expanded"]
+    lab.get_by_test_id("rp-start").click()
+    lab.get_by_test_id("rp-step").click()
+    lab.get_by_test_id("rp-step").click()
+    save_screen(lab, "waypoints-replay")
+    # Play to the end, then move a point: the replay ends and says the graph was edited.
+    lab.get_by_test_id("rp-speed").fill("1000")
+    lab.get_by_test_id("rp-play").click()
+    lab.wait_for_function("window.arcstar.replay().atEnd", timeout=SEARCH_TIMEOUT_MS)
+    assert drawn(lab)["path"]
+    lab.mouse.move(*client(lab, *PLACES[4]))
+    lab.mouse.down()
+    lab.mouse.move(*client(lab, 5, 17), steps=6)
+    lab.mouse.up()
+    assert replay(lab) is None
+    expect(lab.get_by_test_id("rp-pos")).to_contain_text("edited")
+    undo(lab)

@@ -12,6 +12,7 @@
 
 import { ORIENTATIONS, hexExtent, toAxial } from './hexgeom.js';
 import { readWaypoints } from './waypointgraph.js';
+import { dropReplay } from '../playback.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
 /** @typedef {'squares' | 'hex' | 'waypoints'} MapKind */
@@ -20,10 +21,13 @@ import { readWaypoints } from './waypointgraph.js';
 /** @type {readonly MapKind[]} */
 export const MAP_KINDS = Object.freeze(['squares', 'hex', 'waypoints']);
 
+/** The readout's height over the canvas's top edge, CSS px (style.css: .readout). */
+const READOUT_BAND_PX = 28;
+
 /** What a switch to each kind says (what is kept, what is not). */
 const SAID = Object.freeze({
   squares: 'Squares: the same cells as tiles again.',
-  hex: 'Hex: the same cells as hexes (tile x, y is the hex at column x, row y). Paint, erase and drag S and G as on squares; units, headings, turning and the replay are for squares only.',
+  hex: 'Hex: the same cells as hexes (tile x, y is the hex at column x, row y). Paint, erase and drag S and G as on squares; units, headings and turning are for squares only.',
   waypoints: 'Waypoints: click to add a point, drag to move it, Shift+drag from one point to another to link or unlink them, Delete removes the selected point. The cells are kept for when you switch back; units, headings and turning are for squares only.',
 });
 
@@ -36,7 +40,11 @@ export function fitKind(app) {
   const m = app.model;
   if (m.kind === 'hex') {
     const [w, h] = hexExtent(m.width, m.height, m.orientation);
-    app.viewport.showMap(w, h);
+    // A band above and below for the readout (top left of the canvas), so it covers no hex: a
+    // map fitted to the canvas's height (flat-top hexes, mostly) has its top row under it.
+    const vp = app.viewport;
+    const ts = Math.min((vp.cssW - 8) / w, (vp.cssH - 8 - 2 * READOUT_BAND_PX) / h);
+    app.viewport.showMap(w, ts > 0 ? h + (2 * READOUT_BAND_PX) / ts : h);
   } else {
     app.viewport.showMap(m.width, m.height);
   }
@@ -53,6 +61,7 @@ function put(app, kind, orientation) {
   const m = app.model;
   m.kind = kind;
   m.orientation = orientation;
+  dropReplay(app, 'none');
   app.shown = null;
   app.result = null;
   app.hover = null;

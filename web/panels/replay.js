@@ -6,7 +6,7 @@
  * @module panels/replay
  */
 
-import { seekReplay, sliderToSpeed, stepReplay, togglePlay } from '../playback.js';
+import { endReplay, seekReplay, sliderToSpeed, stepReplay, togglePlay } from '../playback.js';
 import { TRACE_LIMIT } from '../search.js';
 import { $, fmt } from '../util.js';
 
@@ -66,6 +66,11 @@ export function replayPanel(app) {
     position.title = position.textContent;
   }
 
+  // A waypoint graph edited after its search ends the replay, as a map edit does on squares and hexes.
+  app.on('map', () => {
+    const m = app.model;
+    if (app.replay && m.kind === 'waypoints' && app.shown?.graphVersion !== m.waypoints.version) endReplay(app);
+  });
   app.on('replay', show);
   show();
   showSpeed();

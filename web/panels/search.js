@@ -2,15 +2,18 @@
 /**
  * The search options panel: method, neighbourhood, corner rule, step costs, heuristic, weight,
  * open list, turn cost, stop rule, budget and recording; what the settings guarantee (the core's
- * own words, from `describe`), and the errors of the fields that cannot be sent.
+ * own words, from `describe`), and the errors of the fields that cannot be sent. On a hex map or
+ * a waypoint graph the square grid's settings are greyed, saying why, the methods that plan on
+ * squares only are greyed, and the note says what runs there (graphsearch.js).
  *
  * @module panels/search
  */
 
 import { label, readOptions } from '../controls.js';
 import { NUMBER_KEYS, lastStep, methodLabel, plansCurves, plansForPeople } from '../settings.js';
-import { $ } from '../util.js';
+import { $, fmt } from '../util.js';
 import { methodMisfit } from '../verdict.js';
+import { GRAPH_METHODS, graphOptions } from '../graphsearch.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
 /** @typedef {import('../engine.js').Engine} Engine */
@@ -27,6 +30,49 @@ const SELECT_IDS = Object.freeze({
 });
 /** The number fields, by option name. */
 const NUMBER_IDS = Object.freeze({ weight: 'weight', turn_penalty: 'turn-penalty', max_expansions: 'budget' });
+
+/** The square grid's settings, greyed on hexes and waypoints (the graph search does not send them). */
+const SQUARE_ONLY = Object.freeze(['neighbours', 'diagonal', 'costs', 'heuristic', 'turn_penalty']);
+
+/** On each graph kind: its moves, and the heuristic its A* uses (the core's graphs: hexgrid, waypoint_graph). */
+const GRAPH_WORDS = Object.freeze({
+  hex: {
+    name: 'the hex map',
+    moves: 'every hex has 6 neighbours, and a step costs the terrain cost of the hex it enters',
+    heuristic: "the core's hex heuristic: the hex distance to the goal times the cheapest terrain cost",
+  },
+  waypoints: {
+    name: 'the waypoint graph',
+    moves: 'it moves along the links, each costing its length',
+    heuristic: 'the straight-line distance to the goal',
+  },
+});
+
+/**
+ * What runs on a hex map or a waypoint graph with these settings, and what does not apply.
+ * @param {'hex' | 'waypoints'} kind
+ * @param {string | null} fallback  the chosen method's label when it plans on squares only (A* runs), else null
+ * @param {Record<string, unknown>} sent  the options the graph search sends (graphOptions)
+ */
+export function graphNote(kind, fallback, sent) {
+  const w = GRAPH_WORDS[kind];
+  const dijkstra = sent.method === 'dijkstra';
+  const weight = Number(sent.weight ?? 1);
+  const parts = [];
+  if (fallback) parts.push(`${fallback} plans on square grids only: here A* runs instead.`);
+  parts.push(dijkstra
+    ? `Dijkstra over ${w.name} (H = 0): ${w.moves}; always a least-cost path, expanding the most.`
+    : `A* over ${w.name} with ${w.heuristic}; ${w.moves}.`);
+  if (!dijkstra) {
+    if (sent.stop === 'reached') parts.push('Stopping when the goal is first reached: the path may cost more than the least.');
+    else if (weight > 1) parts.push(`Weight ${fmt(weight)}: the path costs at most ${fmt(weight)} times the least.`);
+    else parts.push('The heuristic never overestimates: a least-cost path.');
+  } else if (sent.stop === 'reached') {
+    parts.push('Stopping when the goal is first reached: the path may cost more than the least.');
+  }
+  parts.push('Moves, diagonals, step costs, heuristic and turn cost are for square grids (greyed).');
+  return parts.join(' ');
+}
 
 /**
  * @param {AppState} app
@@ -81,6 +127,7 @@ export function searchPanel(app, engine) {
         el.append(opt);
       }
     }
+    showKind(app.search.method);
   }
 
   /**
@@ -100,6 +147,14 @@ export function searchPanel(app, engine) {
   }
 
   function showGuarantee() {
+    const kind = app.model.kind;
+    if (kind !== 'squares') {
+      const { options: sent } = graphOptions(app);
+      const fallback = GRAPH_METHODS.includes(app.search.method) ? null : methodLabel(app, app.search.method);
+      note.textContent = graphNote(kind, fallback, sent);
+      note.classList.toggle('warn', !!fallback || sent.stop === 'reached' || (sent.method !== 'dijkstra' && Number(sent.weight ?? 1) > 1));
+      return;
+    }
     const misfit = methodMisfit(app, readOptions(app.search).options);
     const instead = misfit ? ` Here it will plan with A* instead: ${misfit}.` : '';
     note.textContent = (app.guarantee?.text ?? '') + instead;
@@ -147,6 +202,7 @@ export function searchPanel(app, engine) {
       selects.heuristic.disabled = true;
       selects.heuristic.title = `${methodLabel(app, options.method)} uses its own heuristic: the curve length to the goal, and the distance round the walls`;
     }
+    showKind(options.method);
     for (const [k, el] of Object.entries(numbers)) {
       if (errors[k]) el.setAttribute('aria-invalid', 'true');
       else el.removeAttribute('aria-invalid');
@@ -157,6 +213,48 @@ export function searchPanel(app, engine) {
     askGuarantee(options);
   }
 
+  /**
+   * On a hex map or a waypoint graph: grey the square grid's settings and the methods that plan
+   * on squares only, each saying why (on squares, the method menu is all open again).
+   * @param {string} method
+   */
+  function showKind(method) {
+    const kind = app.model.kind;
+    seen.kind = kind;
+    const graph = kind !== 'squares';
+    for (const opt of selects.method.options) {
+      const squaresOnly = graph && !GRAPH_METHODS.includes(opt.value);
+      opt.disabled = squaresOnly && opt.value !== method; // the chosen one stays shown, its note says A* runs
+      opt.title = squaresOnly ? `${methodLabel(app, opt.value)} plans on square grids only` : '';
+    }
+    if (!graph) {
+      selects.costs.disabled = false;
+      selects.costs.title = '';
+      selects.method.title = '';
+      return;
+    }
+    const why = kind === 'hex' ? 'hex maps' : 'waypoint graphs';
+    const titles = {
+      neighbours: `On ${why}: ${GRAPH_WORDS[kind].moves}`,
+      diagonal: `On ${why} there are no diagonal steps`,
+      costs: `On ${why}: ${GRAPH_WORDS[kind].moves}`,
+      heuristic: `On ${why}, A* uses ${GRAPH_WORDS[kind].heuristic}`,
+      turn_penalty: `On ${why} no turns are charged (turn cost is for square grids)`,
+    };
+    for (const k of SQUARE_ONLY) {
+      const el = k === 'turn_penalty' ? numbers.turn_penalty : selects[k];
+      el.disabled = true;
+      el.title = titles[/** @type {keyof typeof titles} */ (k)];
+    }
+    selects.method.title = `On ${why}: A* or Dijkstra (the other methods plan on square grids)`;
+  }
+
+  /** the kind the panel last showed */
+  const seen = { kind: app.model.kind };
+  // A switch of the map's kind changes what applies.
+  app.on('map', () => {
+    if (app.model.kind !== seen.kind) show();
+  });
   app.on('choices', showChoices);
   app.on('options', show);
   app.on('costs', showGuarantee);

@@ -1,9 +1,11 @@
 // @ts-check
 /**
  * The canvas view of a hex map: the cells' terrain, the search (open cells green, closed blue,
- * dimmed once the map or the markers changed), the path as a line through cell centres, S and G,
- * and the brush under the pointer. Drawn in the core's drawing units (maps/hexgeom.js) scaled by
- * the viewport's tile size; only the cells in view are drawn, one path per colour.
+ * dimmed once the map or the markers changed; mid-replay the replayed state, the cell expanded
+ * last outlined and no path yet), the path as a line through cell centres, S and G, and the
+ * brush under the pointer. Drawn in the core's drawing units (maps/hexgeom.js) scaled by the
+ * viewport's tile size; only the cells in view are drawn, one path per colour. Returns what it
+ * drew of the search (the test API reads it back).
  *
  * @module view/hex
  */
@@ -13,6 +15,29 @@ import { SQRT3, hexCenter, hexCorners, hexDisc } from '../maps/hexgeom.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
 /** @typedef {import('../maps/hexgeom.js').Orientation} Orientation */
+
+/**
+ * What a frame drew of the search on a hex map (storage cells, row * width + col) or a waypoint
+ * graph (point ids): the cells or points drawn open and closed, the one outlined as expanded
+ * last (-1: none), whether the path was drawn.
+ * @typedef {{open: number[], closed: number[], current: number, path: boolean}} GraphDrawn
+ */
+
+/**
+ * The shown search as a graph view draws it now: mid-replay the replayed state (no path yet),
+ * otherwise the search's end.
+ * @param {AppState} app
+ */
+export function graphSearchOnMap(app) {
+  const shown = app.shown;
+  const player = app.replay?.player ?? null;
+  const atEnd = !player || player.atEnd;
+  return {
+    explored: player ? player.status : (shown?.explored ?? null),
+    current: player && !atEnd ? player.current : -1,
+    path: atEnd,
+  };
+}
 
 /**
  * The hex brush's radius for the brush's side (1: one cell; 2 and 3: a cell and its ring; 5: two rings).
@@ -79,6 +104,7 @@ export function drawLetterDisc(ctx, x, y, r, color, letter) {
  * Draw the hex map (the context in CSS pixels, untranslated).
  * @param {CanvasRenderingContext2D} ctx
  * @param {AppState} app
+ * @returns {GraphDrawn}  what it drew of the search
  */
 export function drawHexMap(ctx, app) {
   const { model: m, viewport: vp } = app;
@@ -105,13 +131,20 @@ export function drawHexMap(ctx, app) {
   }
   const shown = app.shown;
   const stale = app.stale;
-  if (shown?.explored && shown.explored.length === m.cells.length) {
+  const search = graphSearchOnMap(app);
+  /** @type {GraphDrawn} */
+  const drawn = { open: [], closed: [], current: -1, path: false };
+  const explored = search.explored;
+  if (explored && explored.length === m.cells.length) {
     const open = new Path2D();
     const closed = new Path2D();
     for (let row = r0; row < r1; row++) {
       for (let col = c0; col < c1; col++) {
-        const v = shown.explored[row * m.width + col];
-        if (v) addHex(v === 2 ? closed : open, col, row, o, ts, 0.92);
+        const i = row * m.width + col;
+        const v = explored[i];
+        if (!v) continue;
+        addHex(v === 2 ? closed : open, col, row, o, ts, 0.92);
+        (v === 2 ? drawn.closed : drawn.open).push(i);
       }
     }
     ctx.globalAlpha = stale ? 0.35 : 1;
@@ -126,7 +159,16 @@ export function drawHexMap(ctx, app) {
     ctx.lineWidth = 1;
     ctx.stroke(grid);
   }
-  if (shown?.path.length) {
+  if (search.current >= 0 && search.current < m.cells.length) {
+    const cur = new Path2D();
+    addHex(cur, search.current % m.width, Math.floor(search.current / m.width), o, ts, 0.8);
+    ctx.strokeStyle = COLORS.current;
+    ctx.lineWidth = 2.5;
+    ctx.stroke(cur);
+    drawn.current = search.current;
+  }
+  if (search.path && shown?.path.length) {
+    drawn.path = true;
     ctx.beginPath();
     shown.path.forEach(([col, row], i) => {
       const [x, y] = hexCenter(col, row, o);
@@ -156,4 +198,5 @@ export function drawHexMap(ctx, app) {
     ctx.stroke(brush);
   }
   ctx.restore();
+  return drawn;
 }

@@ -36,6 +36,8 @@ export class Renderer {
     this.drawn = new Map();
     /** whether the last frame was drawn in Lester's view */
     this.lesterView = false;
+    /** @type {import('./hex.js').GraphDrawn | null} what the last frame drew of a search on hexes or waypoints */
+    this.graphDrawn = null;
   }
 
   /**
@@ -54,8 +56,9 @@ export class Renderer {
     this.lesterView = false;
     if (!model.width || !model.height) return;
     // A hex map or a waypoint graph has a view of its own (view/hex.js, view/waypoints.js).
-    if (model.kind === 'hex') return drawHexMap(ctx, app);
-    if (model.kind === 'waypoints') return drawWaypoints(ctx, app);
+    this.graphDrawn = null;
+    if (model.kind === 'hex') return void (this.graphDrawn = drawHexMap(ctx, app));
+    if (model.kind === 'waypoints') return void (this.graphDrawn = drawWaypoints(ctx, app));
     const search = searchOnMap(app);
     const stale = app.stale;
     ctx.save();

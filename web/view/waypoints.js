@@ -1,16 +1,19 @@
 // @ts-check
 /**
  * The canvas view of a waypoint graph: the board (the squares' map size, tile units), the edges,
- * the points (explored ones green when open, blue when closed), the path along its edges, S and
- * G, the selected point and a link being dragged. The search is dimmed once the graph changed.
+ * the points (explored ones green when open, blue when closed; mid-replay the replayed state, the
+ * point expanded last ringed and no path yet), the path along its edges, S and G, the selected
+ * point and a link being dragged. The search is dimmed once the graph changed. Returns what it
+ * drew of the search (the test API reads it back).
  *
  * @module view/waypoints
  */
 
 import { COLORS, css } from './colors.js';
-import { drawLetterDisc } from './hex.js';
+import { drawLetterDisc, graphSearchOnMap } from './hex.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
+/** @typedef {import('./hex.js').GraphDrawn} GraphDrawn */
 
 /**
  * A point's radius on the screen, CSS px.
@@ -24,6 +27,7 @@ export function pointRadius(ts) {
  * Draw the waypoint graph (the context in CSS pixels, untranslated).
  * @param {CanvasRenderingContext2D} ctx
  * @param {AppState} app
+ * @returns {GraphDrawn}  what it drew of the search (point ids)
  */
 export function drawWaypoints(ctx, app) {
   const { model: m, viewport: vp } = app;
@@ -51,8 +55,12 @@ export function drawWaypoints(ctx, app) {
   ctx.stroke();
   const shown = app.shown;
   const stale = !shown || shown.graphVersion !== g.version;
-  const ids = shown?.nodes ?? null;
+  const search = graphSearchOnMap(app);
+  /** @type {GraphDrawn} */
+  const drawn = { open: [], closed: [], current: -1, path: false };
+  const ids = search.path ? (shown?.nodes ?? null) : null;
   if (ids && ids.length > 1) {
+    drawn.path = true;
     ctx.beginPath();
     ids.forEach((id, i) => {
       const p = at.get(Number(id));
@@ -83,12 +91,22 @@ export function drawWaypoints(ctx, app) {
     }
   }
   const r = pointRadius(ts);
-  const explored = shown?.explored && shown.graphNodes ? shown.explored : null;
+  const explored = search.explored && shown?.graphNodes ? search.explored : null;
   g.nodes.forEach((n) => {
     const p = /** @type {{x: number, y: number}} */ (at.get(n.id));
     const k = explored ? (shown?.graphNodes?.get(n.id) ?? -1) : -1;
     const v = explored && k >= 0 ? explored[k] : 0;
+    if (v) (v === 2 ? drawn.closed : drawn.open).push(n.id);
     if (n.id === g.start || n.id === g.goal) {
+      if (v) {
+        // S and G cover their point: the search's colour is a ring round them.
+        ctx.beginPath();
+        ctx.arc(p.x, p.y, r + 6, 0, Math.PI * 2);
+        ctx.globalAlpha = stale ? 0.45 : 1;
+        ctx.fillStyle = css(v === 2 ? COLORS.closed : COLORS.openList);
+        ctx.fill();
+        ctx.globalAlpha = 1;
+      }
       drawLetterDisc(ctx, p.x, p.y, r + 3, n.id === g.start ? COLORS.start : COLORS.goal, n.id === g.start ? 'S' : 'G');
     } else {
       ctx.beginPath();
@@ -105,6 +123,14 @@ export function drawWaypoints(ctx, app) {
       ctx.strokeStyle = COLORS.unitEdge;
       ctx.stroke();
     }
+    if (k >= 0 && k === search.current) {
+      drawn.current = n.id;
+      ctx.beginPath();
+      ctx.arc(p.x, p.y, n.id === g.start || n.id === g.goal ? r + 7 : r + 3, 0, Math.PI * 2);
+      ctx.strokeStyle = COLORS.current;
+      ctx.lineWidth = 3;
+      ctx.stroke();
+    }
     if (n.id === g.selected) {
       ctx.beginPath();
       ctx.arc(p.x, p.y, r + 6, 0, Math.PI * 2);
@@ -116,4 +142,5 @@ export function drawWaypoints(ctx, app) {
     }
   });
   ctx.restore();
+  return drawn;
 }
