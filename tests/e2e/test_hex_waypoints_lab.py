@@ -469,3 +469,41 @@ def test_waypoint_replay_steps_through_the_points_and_an_edit_ends_it(lab: Page,
     assert replay(lab) is None
     expect(lab.get_by_test_id("rp-pos")).to_contain_text("edited")
     undo(lab)
+
+
+def test_search_panel_greys_square_settings_on_hex_and_waypoints_and_says_what_runs(lab: Page):
+    set_map(lab, EMPTY)
+    lab.evaluate("window.arcstar.setOptions({method: 'astar', neighbours: 8})")
+    square_only = ["neighbours", "diagonal", "costs", "heuristic", "turn-penalty"]
+    lab.get_by_test_id("map-kind").select_option("squares")
+    for tid in square_only:
+        expect(lab.locator(f"#{tid}")).to_be_enabled()
+    lab.evaluate("window.arcstar.setOptions({method: 'jps'})")
+    lab.get_by_test_id("map-kind").select_option("hex")
+    for tid in square_only:
+        expect(lab.locator(f"#{tid}")).to_be_disabled()
+        assert "hex maps" in lab.locator(f"#{tid}").get_attribute("title")
+    note = lab.locator("#method-note")
+    expect(note).to_contain_text("here A* runs instead")  # JPS falls back, and says so
+    expect(note).to_contain_text("hex heuristic")
+    res = search(lab)
+    assert res["method"] == "astar"
+    # The other squares-only methods are greyed in the menu; A* and Dijkstra are not.
+    disabled = lab.evaluate("[...document.querySelector('#method').options].filter(o => o.disabled).map(o => o.value)")
+    assert "hpa" in disabled and "astar" not in disabled and "dijkstra" not in disabled
+    lab.locator("#method").select_option("dijkstra")
+    expect(note).to_contain_text("Dijkstra over the hex map")
+    expect(lab.locator("#weight")).to_be_disabled()
+    # The settings that apply are sent: stopping at first reach is said, a bad weight refused.
+    lab.locator("#method").select_option("astar")
+    lab.locator("#stop").select_option("reached")
+    expect(note).to_contain_text("may cost more than the least")
+    lab.locator("#stop").select_option("closed")
+    lab.get_by_test_id("map-kind").select_option("waypoints")
+    expect(note).to_contain_text("straight-line distance")
+    lab.get_by_test_id("map-kind").select_option("squares")
+    for tid in square_only:
+        expect(lab.locator(f"#{tid}")).to_be_enabled()
+    assert lab.evaluate("[...document.querySelector('#method').options].every(o => !o.disabled)")
+    expect(note).not_to_contain_text("square grids")
+

@@ -21,9 +21,6 @@ import { dropReplay } from '../playback.js';
 /** @type {readonly MapKind[]} */
 export const MAP_KINDS = Object.freeze(['squares', 'hex', 'waypoints']);
 
-/** The readout's height over the canvas's top edge, CSS px (style.css: .readout). */
-const READOUT_BAND_PX = 28;
-
 /** What a switch to each kind says (what is kept, what is not). */
 const SAID = Object.freeze({
   squares: 'Squares: the same cells as tiles again.',
@@ -40,11 +37,7 @@ export function fitKind(app) {
   const m = app.model;
   if (m.kind === 'hex') {
     const [w, h] = hexExtent(m.width, m.height, m.orientation);
-    // A band above and below for the readout (top left of the canvas), so it covers no hex: a
-    // map fitted to the canvas's height (flat-top hexes, mostly) has its top row under it.
-    const vp = app.viewport;
-    const ts = Math.min((vp.cssW - 8) / w, (vp.cssH - 8 - 2 * READOUT_BAND_PX) / h);
-    app.viewport.showMap(w, ts > 0 ? h + (2 * READOUT_BAND_PX) / ts : h);
+    app.viewport.showMap(w, h);
   } else {
     app.viewport.showMap(m.width, m.height);
   }
