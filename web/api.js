@@ -204,6 +204,7 @@ export function labApi(lab) {
         running: w.running,
         speed: w.speed,
         time: w.time,
+        lag: w.lag,
         ticks: w.ticks,
         states: w.states,
         avoidance: w.avoidance,
