@@ -43,7 +43,8 @@ def world_lab(ctx: Context) -> SectionResult:
         if "search" not in label:
             done = "-"
         rows.append([
-            label, sum(r["frames"] for r in stats), fmt_ms(_median(stats, "median_ms")), fmt_ms(_median(stats, "p95_ms")),
+            label, sum(r["frames"] for r in stats), fmt_ms(_median(stats, "median_ms")),
+            fmt_ms(_median(stats, "p95_ms")),
             fmt_ms(max((r.get("worst_ms", 0.0) for r in stats), default=None)),
             sum(r.get("over_33", 0) for r in stats), _num(_median(stats, "fps")),
             f"{sum(r.get('long_tasks', 0) for r in stats)} ({sum(r.get('long_ms', 0.0) for r in stats) / 1000:.1f} s)",
