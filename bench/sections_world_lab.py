@@ -11,6 +11,9 @@ from typing import Any
 from bench.common import BenchError, Context, SectionResult, Table, fmt_ms
 
 SECONDS = 10.0
+#: The lab before its paths were drawn through a cached layer (the orders UI in, nothing else since):
+#: measured beside the current lab in the same run.
+BASELINE = "26ec392"
 
 
 def _median(rounds: list[dict[str, Any]], key: str) -> float | None:
@@ -20,6 +23,23 @@ def _median(rounds: list[dict[str, Any]], key: str) -> float | None:
 
 def _num(v: float | None, digits: int = 1) -> str:
     return "-" if v is None else f"{v:.{digits}f}"
+
+
+def _row(site: str, label: str, stats: list[dict[str, Any]]) -> list[object]:
+    searches = [s for r in stats for s in r["searches"]]
+    done = "-"
+    if "search" in label:
+        done = f"{len(searches)} finished"
+        if searches:
+            done += (f" (median {statistics.median(s['ms'] for s in searches) / 1000:.1f} s,"
+                     f" {searches[0]['expanded']} expanded)")
+    return [
+        site, label, sum(r["frames"] for r in stats), fmt_ms(_median(stats, "median_ms")),
+        fmt_ms(_median(stats, "p95_ms")), fmt_ms(max((r.get("worst_ms", 0.0) for r in stats), default=None)),
+        sum(r.get("over_33", 0) for r in stats), _num(_median(stats, "fps")),
+        f"{sum(r.get('long_tasks', 0) for r in stats)} ({sum(r.get('long_ms', 0.0) for r in stats) / 1000:.1f} s)",
+        _num(_median(stats, "ticks_per_s")), _num(_median(stats, "game_per_s"), 2), done,
+    ]
 
 
 def world_lab(ctx: Context) -> SectionResult:
@@ -32,29 +52,18 @@ def world_lab(ctx: Context) -> SectionResult:
         raise BenchError("no Chromium found (set ARCSTAR_CHROMIUM or install Playwright's)")
     seconds = 5.0 if ctx.quick else SECONDS
     rounds = 1 if ctx.quick else 2
-    data = world_lab_bench.run(ctx.log, seconds=seconds, rounds=rounds)
+    data = world_lab_bench.run(ctx.log, seconds=seconds, rounds=rounds, baseline=None if ctx.quick else BASELINE)
     res = SectionResult("world_lab", "The lab's frames with 100 units moving while a slow search runs "
                         "(headless Chromium, rAF timestamps)")
     rows = []
-    for label, stats in data["cases"].items():
-        searches = [s for r in stats for s in r["searches"]]
-        done = f"{len(searches)} finished" + (f" (median {statistics.median(s['ms'] for s in searches) / 1000:.1f} s,"
-                                              f" {searches[0]['expanded']} expanded)" if searches else "")
-        if "search" not in label:
-            done = "-"
-        rows.append([
-            label, sum(r["frames"] for r in stats), fmt_ms(_median(stats, "median_ms")),
-            fmt_ms(_median(stats, "p95_ms")),
-            fmt_ms(max((r.get("worst_ms", 0.0) for r in stats), default=None)),
-            sum(r.get("over_33", 0) for r in stats), _num(_median(stats, "fps")),
-            f"{sum(r.get('long_tasks', 0) for r in stats)} ({sum(r.get('long_ms', 0.0) for r in stats) / 1000:.1f} s)",
-            _num(_median(stats, "ticks_per_s")), _num(_median(stats, "game_per_s"), 2), done,
-        ])
+    for site, cases in data["cases"].items():
+        for label, stats in cases.items():
+            rows.append(_row(site, label, stats))
     s = data.get("search", {})
     res.tables.append(Table(
         f"{data.get('browser', 'Chromium')}, {seconds:g} s recorded per case and round, {rounds} round(s), "
         "medians over rounds (frames, worst, counts: all rounds)",
-        ["case", "frames", "median interval ms", "p95 ms", "worst ms", "frames > 33 ms", "fps",
+        ["lab", "case", "frames", "median interval ms", "p95 ms", "worst ms", "frames > 33 ms", "fps",
          "main-thread long tasks (total)", "world ticks / wall s", "game s / wall s", "slow searches"], rows))
     res.notes += [
         "Page: the built site, 1280 x 860 viewport, the map fitted; rAF timestamps recorded by a loop installed "
@@ -70,6 +79,10 @@ def world_lab(ctx: Context) -> SectionResult:
         "Peers in the same run: the same crowd without the search, the same searches on the same map without units "
         "(no world), and the page idle on that map. Cases run in this order each round, one page throughout.",
         "Frames over 33 ms missed at least one 60 Hz frame and would miss a 30 Hz one too.",
+        f"'baseline {BASELINE}': the lab of commit {BASELINE} (built from that commit with its own build.py), which "
+        "drew the units' 100 dashed paths anew every frame; the current lab draws them into a layer when they "
+        "change and copies it each frame. The two labs take turns in each round (a fresh page each), so load on "
+        "the machine hits both alike.",
     ]
     res.data = data
     return res

@@ -187,46 +187,65 @@ CASES = (("units + slow search", True, True), ("units only", True, False),
          ("slow search only", False, True), ("idle", False, False))
 
 
-def run(report: Callable[[str], None] | None = None, *, seconds: float = 10.0, rounds: int = 1) -> dict[str, Any]:
-    """{"cases": {label: [stats per round]}, "browser": version, "search": {...}}."""
+def open_lab(browser, url: str, say: Callable[[str], None]) -> tuple[Any, LabFrames]:
+    """A fresh context on the lab at ``url``, the engine ready and the slow search set up."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(RECORDER)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("window.arcstar && window.arcstar.ready", timeout=BOOT_TIMEOUT_MS)
+    page.evaluate("() => window.arcstar.ready")
+    page.wait_for_function("window.arcstar.world().presets.length > 0", timeout=60_000)
+    lab = LabFrames(page, say)
+    lab.set_search()
+    return context, lab
+
+
+def run(report: Callable[[str], None] | None = None, *, seconds: float = 10.0, rounds: int = 1,
+        baseline: str | None = None) -> dict[str, Any]:
+    """{"cases": {site: {case: [stats per round]}}, "browser": version, "search": {...}}: the lab
+    as built from this tree ("current") and, with ``baseline`` (a commit), that commit's lab, the
+    two taking turns within each round (which goes first alternates) so both see the same machine."""
     from playwright.sync_api import sync_playwright
 
     say = report or (lambda _line: None)
     site = build.build_site(quiet=True)
-    server, url = build.start_server(site)
-    out: dict[str, Any] = {"cases": {label: [] for label, _, _ in CASES}}
+    servers = [build.start_server(site)]
+    sites = [("current", servers[0][1])]
+    if baseline:
+        from bench.bench_lab import baseline_site
+
+        servers.append(build.start_server(baseline_site(baseline, say)))
+        sites.append((f"baseline {baseline}", servers[1][1]))
+    out: dict[str, Any] = {"cases": {name: {label: [] for label, _, _ in CASES} for name, _ in sites}}
     try:
         with sync_playwright() as pw:
             exe = build.find_chromium()
             browser = pw.chromium.launch(headless=True, args=list(build.CHROMIUM_ARGS),
                                          **({"executable_path": exe} if exe else {}))
             out["browser"] = f"Chromium {browser.version}"
-            context = browser.new_context(viewport=VIEWPORT)
-            context.add_init_script(RECORDER)
-            page = context.new_page()
-            page.goto(url)
-            page.wait_for_function("window.arcstar && window.arcstar.ready", timeout=BOOT_TIMEOUT_MS)
-            page.evaluate("() => window.arcstar.ready")
-            page.wait_for_function("window.arcstar.world().presets.length > 0", timeout=60_000)
-            lab = LabFrames(page, say)
-            lab.set_search()
-            out["search"] = {"method": SLOW_METHOD, "radius": float(SLOW_RADIUS), "width": float(SLOW_WIDTH),
-                             "start": lab.start, "goal": lab.goal}
             for k in range(rounds):
-                for label, units, search in CASES:
-                    if units:
-                        lab.load_crowd()
-                    else:
-                        lab.no_units()
-                    say(f"round {k + 1}/{rounds}: {label}")
-                    stats = lab.record(seconds, units, search)
-                    out["cases"][label].append(stats)
-                    say(f"  median {stats.get('median_ms', 0):.1f} ms, worst {stats.get('worst_ms', 0):.0f} ms, "
-                        f"{stats.get('over_33', 0)} over 33 ms, {len(stats['searches'])} searches")
+                for name, url in (sites if k % 2 == 0 else sites[::-1]):
+                    context, lab = open_lab(browser, url, say)
+                    out["search"] = {"method": SLOW_METHOD, "radius": float(SLOW_RADIUS), "width": float(SLOW_WIDTH),
+                                     "start": lab.start, "goal": lab.goal}
+                    for label, units, search in CASES:
+                        if units:
+                            lab.load_crowd()
+                        else:
+                            lab.no_units()
+                        say(f"round {k + 1}/{rounds}, {name}: {label}")
+                        stats = lab.record(seconds, units, search)
+                        out["cases"][name][label].append(stats)
+                        say(f"  median {stats.get('median_ms', 0):.1f} ms, p95 {stats.get('p95_ms', 0):.1f} ms, "
+                            f"worst {stats.get('worst_ms', 0):.0f} ms, {stats.get('over_33', 0)} over 33 ms, "
+                            f"{len(stats['searches'])} searches")
+                    context.close()
             browser.close()
     finally:
-        server.shutdown()
-        server.server_close()
+        for server, _ in servers:
+            server.shutdown()
+            server.server_close()
     return out
 
 
