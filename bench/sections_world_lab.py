@@ -38,7 +38,9 @@ def _row(site: str, label: str, stats: list[dict[str, Any]]) -> list[object]:
         fmt_ms(_median(stats, "p95_ms")), fmt_ms(max((r.get("worst_ms", 0.0) for r in stats), default=None)),
         sum(r.get("over_33", 0) for r in stats), _num(_median(stats, "fps")),
         f"{sum(r.get('long_tasks', 0) for r in stats)} ({sum(r.get('long_ms', 0.0) for r in stats) / 1000:.1f} s)",
-        _num(_median(stats, "ticks_per_s")), _num(_median(stats, "game_per_s"), 2), done,
+        _num(_median(stats, "ticks_per_s")), _num(_median(stats, "game_per_s"), 2),
+        _num(_median(stats, "main_cpu_ms_per_s"), 0), fmt_ms(_median(stats, "main_cpu_ms_per_frame")),
+        fmt_ms(_median(stats, "raster_ms_per_frame")), done,
     ]
 
 
@@ -51,7 +53,7 @@ def world_lab(ctx: Context) -> SectionResult:
     if world_lab_bench.build.find_chromium() is None:
         raise BenchError("no Chromium found (set ARCSTAR_CHROMIUM or install Playwright's)")
     seconds = 5.0 if ctx.quick else SECONDS
-    rounds = 1 if ctx.quick else 2
+    rounds = 1 if ctx.quick else 3
     data = world_lab_bench.run(ctx.log, seconds=seconds, rounds=rounds, baseline=None if ctx.quick else BASELINE)
     res = SectionResult("world_lab", "The lab's frames with 100 units moving while a slow search runs "
                         "(headless Chromium, rAF timestamps)")
@@ -64,7 +66,8 @@ def world_lab(ctx: Context) -> SectionResult:
         f"{data.get('browser', 'Chromium')}, {seconds:g} s recorded per case and round, {rounds} round(s), "
         "medians over rounds (frames, worst, counts: all rounds)",
         ["lab", "case", "frames", "median interval ms", "p95 ms", "worst ms", "frames > 33 ms", "fps",
-         "main-thread long tasks (total)", "world ticks / wall s", "game s / wall s", "slow searches"], rows))
+         "main-thread long tasks (total)", "world ticks / wall s", "game s / wall s", "main thread CPU ms / s",
+         "main thread CPU ms / frame", "canvas raster CPU ms / frame", "slow searches"], rows))
     res.notes += [
         "Page: the built site, 1280 x 860 viewport, the map fitted; rAF timestamps recorded by a loop installed "
         "before the page's scripts; long tasks from a PerformanceObserver (main thread, over 50 ms).",
@@ -79,6 +82,10 @@ def world_lab(ctx: Context) -> SectionResult:
         "Peers in the same run: the same crowd without the search, the same searches on the same map without units "
         "(no world), and the page idle on that map. Cases run in this order each round, one page throughout.",
         "Frames over 33 ms missed at least one 60 Hz frame and would miss a 30 Hz one too.",
+        f"CPU columns: after each case's frames, {world_lab_bench.TRACE_S:g} s of Chromium trace while it still runs: "
+        "the main thread's top-level tasks' thread time (CPU, not wall: a loaded machine stretches frames but not "
+        "the work in them) per wall second and per frame (BeginMainFrame), and of it the canvas raster "
+        "(`LayerTreeHost::DoUpdateLayers`, where the 2D canvas's drawing is rasterised in software).",
         f"'baseline {BASELINE}': the lab of commit {BASELINE} (built from that commit with its own build.py), which "
         "drew the units' 100 dashed paths anew every frame; the current lab draws them into a layer when they "
         "change and copies it each frame. The two labs take turns in each round (a fresh page each), so load on "

@@ -17,11 +17,15 @@ Each case records ``seconds`` of frames after a warm-up second:
 - ``idle``: the same map, nothing running (what headless Chromium's frames are here).
 
 Rows: median and 95th percentile frame interval, the worst frame, frames over 33 ms, long tasks,
-world ticks per second of wall time and game seconds per wall second, searches finished.
+world ticks per second of wall time and game seconds per wall second, searches finished. Then,
+still running, a Chromium trace of a few seconds gives the main thread's CPU time (not wall time:
+a busy machine stretches frames, not the CPU work in them): per wall second, and per frame the
+canvas's raster (``LayerTreeHost::DoUpdateLayers``, where a 2D canvas's drawing is rasterised).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import sys
@@ -42,6 +46,9 @@ BOOT_TIMEOUT_MS = 180_000
 SLOW_METHOD = "directional24"
 SLOW_RADIUS = "3"
 SLOW_WIDTH = "1"
+#: Seconds of Chromium trace per case (the main thread's CPU time), after the frames are recorded.
+TRACE_S = 3.0
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "cc"]
 #: A frame longer than this missed at least one 60 Hz vsync and one 30 Hz frame too.
 SLOW_FRAME_MS = 33.0
 
@@ -104,10 +111,38 @@ def frame_stats(stamps: list[float], long_tasks: list[list[float]]) -> dict[str,
             "longest_task_ms": max((d for _, d in long_tasks), default=0.0)}
 
 
+def main_thread_cpu(trace: bytes, seconds: float) -> dict[str, float]:
+    """From a Chromium trace: the page's main thread's CPU ms per wall second (top-level tasks'
+    thread time) and per frame (BeginMainFrame), and the canvas raster's CPU ms per frame."""
+    doc = json.loads(trace)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    main = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name"
+            and e.get("args", {}).get("name") == "CrRendererMain"}
+    tasks, frames, raster = [], 0, 0.0
+    for e in events:
+        if e.get("ph") != "X" or (e.get("pid"), e.get("tid")) not in main:
+            continue
+        if e["name"] == "RunTask":
+            tasks.append((e["ts"], e["ts"] + e.get("dur", 0), e.get("tdur", 0)))
+        elif e["name"] == "ProxyMain::BeginMainFrame":
+            frames += 1
+        elif e["name"] == "LayerTreeHost::DoUpdateLayers":
+            raster += e.get("tdur", 0) / 1000.0
+    cpu, end = 0.0, -1.0
+    for start, stop, tdur in sorted(tasks):
+        if start >= end:  # a top-level task (nested ones are inside it)
+            cpu += tdur / 1000.0
+            end = stop
+    return {"main_cpu_ms_per_s": cpu / seconds, "main_frames": frames,
+            "main_cpu_ms_per_frame": cpu / frames if frames else 0.0,
+            "raster_ms_per_frame": raster / frames if frames else 0.0}
+
+
 class LabFrames:
     """One lab page and the cases measured on it."""
 
-    def __init__(self, page, say: Callable[[str], None]) -> None:
+    def __init__(self, browser, page, say: Callable[[str], None]) -> None:
+        self.browser = browser
         self.page = page
         self.say = say
         self.doc = crowd_doc()
@@ -165,6 +200,9 @@ class LabFrames:
         wall = time.perf_counter() - t0
         w1 = self.world()
         rec = p.evaluate("(() => ({t: window.__frames.t, long: window.__frames.long}))()")
+        self.browser.start_tracing(page=p, categories=TRACE_CATEGORIES)
+        time.sleep(TRACE_S)
+        cpu = main_thread_cpu(self.browser.stop_tracing(), TRACE_S)
         slow = {"results": [], "errors": []}
         if search:
             slow = p.evaluate("(() => { const s = window.__slow; s.on = false; window.arcstar.cancel();"
@@ -174,6 +212,7 @@ class LabFrames:
             p.get_by_test_id("world-play").click()
             p.wait_for_function("!window.arcstar.world().running", timeout=60_000)
         out = frame_stats(rec["t"], rec["long"])
+        out.update(cpu)
         out.update(wall_s=wall, ticks_per_s=(w1["ticks"] - w0["ticks"]) / wall if units else None,
                    game_per_s=(w1["time"] - w0["time"]) / wall if units else None,
                    states_per_s=(w1["states"] - w0["states"]) / wall if units else None,
@@ -196,7 +235,7 @@ def open_lab(browser, url: str, say: Callable[[str], None]) -> tuple[Any, LabFra
     page.wait_for_function("window.arcstar && window.arcstar.ready", timeout=BOOT_TIMEOUT_MS)
     page.evaluate("() => window.arcstar.ready")
     page.wait_for_function("window.arcstar.world().presets.length > 0", timeout=60_000)
-    lab = LabFrames(page, say)
+    lab = LabFrames(browser, page, say)
     lab.set_search()
     return context, lab
 
@@ -239,7 +278,8 @@ def run(report: Callable[[str], None] | None = None, *, seconds: float = 10.0, r
                         out["cases"][name][label].append(stats)
                         say(f"  median {stats.get('median_ms', 0):.1f} ms, p95 {stats.get('p95_ms', 0):.1f} ms, "
                             f"worst {stats.get('worst_ms', 0):.0f} ms, {stats.get('over_33', 0)} over 33 ms, "
-                            f"{len(stats['searches'])} searches")
+                            f"{len(stats['searches'])} searches; main thread {stats['main_cpu_ms_per_s']:.0f} "
+                            f"CPU ms/s, raster {stats['raster_ms_per_frame']:.1f} ms/frame")
                     context.close()
             browser.close()
     finally:
