@@ -3,6 +3,7 @@
 
     python build.py [build]                      assemble dist/ (page, JS, arcstar wheel, Pyodide)
     python build.py serve [--port N] [--host H]  build, then serve dist/ cross-origin isolated
+          [--prefix /SUB/PATH/] [--no-isolation]  (or under a sub-path, or without COOP/COEP)
     python build.py test [pytest args...]        set up .venv, node deps, Chromium; build; ruff, lint-imports,
                                                  mypy, tsc, eslint; pytest
     python build.py bench [args...]              run bench/run.py with the venv's Python
@@ -116,11 +117,22 @@ MIME_TYPES = {
     ".scen": "text/plain; charset=utf-8",
     ".py": "text/plain; charset=utf-8",  # the benchmark page loads its measuring module
 }
-SITE_HEADERS = {
-    # Cross-origin isolation: SharedArrayBuffer, so pyodide.setInterruptBuffer can stop Python.
+# The Content Security Policy: no inline or foreign script, nothing fetched from elsewhere.
+# Pyodide compiles WebAssembly ('wasm-unsafe-eval'); it needs no 'unsafe-eval'. static/index.html
+# carries the same policy in a meta tag (for hosts that send no headers; it then covers the page
+# but not the worker, whose own policy only a header can set).
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
+       "img-src 'self' data: blob:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
+       "form-action 'self'")
+# Cross-origin isolation: SharedArrayBuffer and fine timers (performance.now to 5 us, not 100 us).
+ISOLATION_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Embedder-Policy": "require-corp",
+}
+SITE_HEADERS = {
+    **ISOLATION_HEADERS,
     "Cross-Origin-Resource-Policy": "same-origin",
+    "Content-Security-Policy": CSP,
     # Revalidate every time (304 when unchanged): a rebuilt dist/ is never shadowed by a cache.
     "Cache-Control": "no-cache",
 }
@@ -640,9 +652,50 @@ def pyodide_snapshot(runtime: Path, quiet: bool) -> Path | None:
     return cached
 
 
+# The service worker's file: web/sw.js, moved to the site root (its scope is then the whole site)
+# with the build's id written in, so every build is a new worker with a cache of its own.
+SERVICE_WORKER = "sw.js"
+SERVICE_WORKER_BUILD = "__ARCSTAR_BUILD__"
+# Not kept by the service worker ahead of use (it keeps them once opened): the benchmark maps.
+NOT_PRECACHED = ("benchmarks/",)
+
+
+def site_files(site: Path) -> list[str]:
+    """The site's files as relative URLs (forward slashes), sorted, but the manifest."""
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*")
+                  if p.is_file() and p.relative_to(site).as_posix() != "manifest.json")
+
+
+def build_id(site: Path, files: Sequence[str]) -> str:
+    """A short hash of the site's files (names and contents): it changes with every deploy that
+    changes anything, and names the service worker's cache."""
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0" + hashlib.sha256((site / name).read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def install_service_worker(site: Path, build: str) -> None:
+    """Move js/sw.js to the site root with the build's id written in (no-op without one)."""
+    source = site / "js" / SERVICE_WORKER
+    if not source.is_file():
+        return
+    text = source.read_text()
+    if SERVICE_WORKER_BUILD not in text:
+        raise BuildError(f"web/{SERVICE_WORKER} has no {SERVICE_WORKER_BUILD} placeholder for the build's id")
+    (site / SERVICE_WORKER).write_text(text.replace(SERVICE_WORKER_BUILD, build))
+    source.unlink()
+
+
 def write_manifest(site: Path, arcstar_wheel: Path, wheels: Sequence[Path], snapshot: str | None) -> None:
-    """dist/manifest.json: what the worker loads, so it never hard-codes a file name."""
+    """dist/manifest.json: what the worker loads, so it never hard-codes a file name; the build's
+    id and the files the service worker keeps (it installs the worker at the site root)."""
+    files = site_files(site)  # the worker's source among them: a change to it is a new build
+    build = build_id(site, files)
+    install_service_worker(site, build)
     manifest = {
+        "build": build,
+        "precache": [f for f in files if not f.startswith(NOT_PRECACHED) and f != f"js/{SERVICE_WORKER}"],
         "version": wheel_version(arcstar_wheel),
         "arcstar_wheel": f"wheels/{arcstar_wheel.name}",
         "pyodide_index": "pyodide/",
@@ -712,9 +765,20 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
 
     def end_headers(self) -> None:
+        isolated = getattr(self.server, "isolated", True)
+        csp = getattr(self.server, "csp", True)
         for name, value in SITE_HEADERS.items():
-            self.send_header(name, value)
+            if (isolated or name not in ISOLATION_HEADERS) and (csp or name != "Content-Security-Policy"):
+                self.send_header(name, value)
         super().end_headers()
+
+    def translate_path(self, path: str) -> str:
+        """Files under the server's prefix (a sub-path such as /arcstar/demo/, as a project's
+        GitHub Pages site has); anything else is not found."""
+        prefix = getattr(self.server, "prefix", "/")
+        if not path.startswith(prefix):
+            return os.path.join(os.devnull, "not-under-the-prefix")  # never a file: 404
+        return super().translate_path("/" + path[len(prefix):])
 
     def log_message(self, fmt: str, *args: object) -> None:
         if not getattr(self.server, "quiet", False):
@@ -727,6 +791,9 @@ class SiteServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64  # a page opens many connections at once
     quiet = False
+    isolated = True  # send the cross-origin isolation headers
+    prefix = "/"  # the sub-path the site is served under
+    csp = True  # send the Content-Security-Policy header
 
     def handle_error(self, request: object, client_address: object) -> None:
         if isinstance(sys.exc_info()[1], ConnectionError):
@@ -740,12 +807,17 @@ class SiteServerV6(SiteServer):
     address_family = socket.AF_INET6
 
 
-def start_server(directory: Path, port: int = 0, host: str = "127.0.0.1",
-                 quiet: bool = True) -> tuple[SiteServer, str]:
+def start_server(directory: Path, port: int = 0, host: str = "127.0.0.1", quiet: bool = True,
+                 isolated: bool = True, prefix: str = "/", csp: bool = True) -> tuple[SiteServer, str]:
     """Serve `directory` from a daemon thread; returns (server, url). Port 0 picks a free port.
 
-    Stop it with server.shutdown(). Raises BuildError if the port is taken.
+    `isolated=False` leaves out the COOP/COEP headers (as a host that cannot send them);
+    `prefix` serves the site under a sub-path ("/arcstar/demo/"), as GitHub Pages serves a
+    project's site; `csp=False` leaves out the CSP header (pages not written for it: the
+    benchmarks' peer library). Stop it with server.shutdown(). Raises BuildError if the port is taken.
     """
+    if not (prefix.startswith("/") and prefix.endswith("/")) or "//" in prefix:
+        raise BuildError(f"the prefix must start and end with / (like /arcstar/demo/), got {prefix!r}")
     handler = functools.partial(SiteHandler, directory=str(directory))
     server_class = SiteServerV6 if ":" in host else SiteServer
     try:
@@ -756,10 +828,13 @@ def start_server(directory: Path, port: int = 0, host: str = "127.0.0.1",
                              "choose another with --port N (--port 0 picks a free one)") from exc
         raise BuildError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
     server.quiet = quiet
+    server.isolated = isolated
+    server.prefix = prefix
+    server.csp = csp
     thread = threading.Thread(target=server.serve_forever, name="arcstar-site", daemon=True)
     thread.start()
     shown_host = f"[{host}]" if ":" in host else host
-    return server, f"http://{shown_host}:{server.server_address[1]}/"
+    return server, f"http://{shown_host}:{server.server_address[1]}{prefix}"
 
 
 def cmd_serve(argv: Sequence[str]) -> int:
@@ -769,15 +844,21 @@ def cmd_serve(argv: Sequence[str]) -> int:
     parser.add_argument("--port", type=int, default=8000, help="port (0 picks a free one)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--no-build", action="store_true", help="serve dist/ as it is")
+    parser.add_argument("--prefix", default="/", help="serve under this sub-path, e.g. /arcstar/demo/ "
+                        "(as GitHub Pages serves a project)")
+    parser.add_argument("--no-isolation", action="store_true",
+                        help="leave out the COOP/COEP headers (as a host that cannot send them)")
     args = parser.parse_args(argv)
     if args.no_build:
         if not (DIST / "manifest.json").is_file():
             raise BuildError("dist/ is not built; run `python build.py` first")
     else:
         build_site()
-    server, url = start_server(DIST, args.port, args.host, quiet=False)
+    server, url = start_server(DIST, args.port, args.host, quiet=False, isolated=not args.no_isolation,
+                               prefix=args.prefix)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
-    print(f"serving dist/ at {url} (cross-origin isolated); Ctrl+C stops", flush=True)
+    isolation = "not cross-origin isolated" if args.no_isolation else "cross-origin isolated"
+    print(f"serving dist/ at {url} ({isolation}); Ctrl+C stops", flush=True)
     try:
         while True:
             time.sleep(3600)

@@ -13,4 +13,8 @@ export default [
     files: ['web/worker.js', 'bench/browser/bench_worker.js'],
     languageOptions: { globals: globals.worker },
   },
+  {
+    files: ['web/sw.js'],
+    languageOptions: { globals: globals.serviceworker },
+  },
 ];

@@ -182,8 +182,9 @@ def fmt_ratio(v: float | None) -> str:
 # --- a static server for the browser sections ----------------------------------------------------
 
 def serve(directory: Path) -> tuple[object, str]:
-    """Serve ``directory`` on 127.0.0.1, cross-origin isolated (build.py's server)."""
-    return build.start_server(directory)
+    """Serve ``directory`` on 127.0.0.1, cross-origin isolated (build.py's server), without the
+    lab's CSP header: the benchmark page loads a peer library not written for it."""
+    return build.start_server(directory, csp=False)
 
 
 def find_chromium() -> str | None:

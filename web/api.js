@@ -9,6 +9,7 @@
 
 import { readOptions, parseUnit } from './controls.js';
 import { asciiRows, openRows } from './io/maps.js';
+import { makeLink } from './io/share.js';
 import { runSearch, cancelSearch } from './search.js';
 import { sliderToSpeed } from './playback.js';
 import { setOptions } from './settings.js';
@@ -36,7 +37,7 @@ function checkTile(p, name) {
 /**
  * Build the API.
  * @param {{app: AppState, engine: Engine, renderer: Renderer, canvas: HTMLCanvasElement,
- *          drawNow: () => void, mapShown: Promise<unknown>}} lab
+ *          drawNow: () => void, mapShown: Promise<unknown>, cursor: import('./cursor.js').KeyCursor}} lab
  *   drawNow: draws a frame if one is owed (read-backs must see what is on screen);
  *   mapShown: resolves when the first map is shown
  */
@@ -57,6 +58,18 @@ export function labApi(lab) {
     async setMap(rows) {
       await openRows(app, engine, rows);
       return { width: model.width, height: model.height };
+    },
+
+    /**
+     * A link that opens the work as it is now (map, costs, start and goal with their headings,
+     * settings, units) in another lab. Rejects with a readable Error when the work is too large
+     * for a link (save it as a file instead).
+     * @returns {Promise<string>}
+     */
+    async shareLink() {
+      const made = await makeLink(app);
+      if ('link' in made) return made.link;
+      throw new Error(made.why);
     },
 
     /** The current map as ASCII rows (with S and G). */
@@ -153,6 +166,11 @@ export function labApi(lab) {
       const player = app.replay?.player;
       if (player) return { drawn: false, ...player.tile(x, y) };
       return { drawn: false, list: null, f: null, g: null, h: null, parent: null };
+    },
+
+    /** The keyboard cursor: {x, y, active} (active: shown, the keys act on it), or null before it was shown. */
+    cursor() {
+      return lab.cursor.read();
     },
 
     /** The view: tile size (CSS px), the map's corner in the canvas, whether Lester's view is drawn. */

@@ -10,11 +10,14 @@
  * - Middle drag, or a left drag while Space is held, pans the view; the mouse
  *   wheel zooms around the pointer.
  * - The hovered tile goes to the app state (the readout and the brush outline show it).
+ * - Touch (touch.js): one finger does what the left button does, two fingers pinch and pan; a
+ *   second finger cancels the first one's stroke (`cancel`).
  *
  * @module editor
  */
 
 import { KEY_STEP_DEG, WHEEL_STEP_DEG, headingDeg, normalDeg, rotateHeading, setHeading } from './headings.js';
+import { TouchGestures } from './touch.js';
 import { headingHandle } from './view/paths.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
@@ -54,6 +57,26 @@ export class Editor {
     canvas.addEventListener('mousedown', (e) => {
       if (e.button === 1) e.preventDefault();
     });
+    new TouchGestures(canvas, app, () => this.cancel());
+  }
+
+  /**
+   * Drop the drag under way as if it never began: a stroke's tiles and a marker's move are
+   * taken back (no undo step is left), a heading goes back to what it was.
+   */
+  cancel() {
+    const d = this.drag;
+    if (!d) return;
+    const id = this.pointerId;
+    this.drag = null;
+    this.pointerId = null;
+    delete this.canvas.dataset.dragging;
+    if (id !== null && this.canvas.hasPointerCapture(id)) this.canvas.releasePointerCapture(id);
+    if (d.kind === 'paint' || d.kind === 'marker') this.app.model.cancelStroke();
+    else if (d.kind === 'heading') {
+      this.app.unitInput[d.which === 'start' ? 'start_heading' : 'goal_heading'] = d.before;
+      this.app.emit('unit', 'view');
+    }
   }
 
   /**
@@ -146,8 +169,8 @@ export class Editor {
       const erase = e.button === 2 || paint.tool === 'erase' || e.shiftKey;
       const code = erase ? m.ground : paint.code;
       this.drag = { kind: 'paint', code, last: tile };
-      m.beginStroke(erase ? 'erase' : code === m.wall ? 'paint walls' : `paint ${this.app.terrainName(code)}`);
-      this._stamp([tile], code);
+      m.beginStroke(strokeLabel(this.app, code));
+      stamp(this.app, [tile], code);
     }
     this.pointerId = e.pointerId;
     try {
@@ -190,7 +213,7 @@ export class Editor {
     }
     if (tile[0] === d.last[0] && tile[1] === d.last[1]) return;
     // Fill the tiles between two pointer events, so fast drags leave no gaps.
-    this._stamp(lineTiles(d.last, tile), d.code);
+    stamp(this.app, lineTiles(d.last, tile), d.code);
     d.last = tile;
   }
 
@@ -213,22 +236,46 @@ export class Editor {
     }
     this.app.model.endStroke();
   }
+}
 
-  /**
-   * Paint the brush at each tile.
-   * @param {Array<[number, number]>} centres
-   * @param {number} code
-   */
-  _stamp(centres, code) {
-    const b = this.app.paint.brush;
-    const off = Math.floor((b - 1) / 2);
-    /** @type {Array<[number, number]>} */
-    const tiles = [];
-    for (const [cx, cy] of centres) {
-      for (let dy = 0; dy < b; dy++) for (let dx = 0; dx < b; dx++) tiles.push([cx - off + dx, cy - off + dy]);
-    }
-    this.app.model.paint(tiles, code);
+/**
+ * The tiles the brush covers when centred on tile (x, y): a square of the brush's side, the
+ * extra tile of an even side to the right and below.
+ * @param {AppState} app
+ * @param {number} x
+ * @param {number} y
+ * @returns {[number, number, number]} its top-left tile and its side
+ */
+export function brushSquare(app, x, y) {
+  const b = app.paint.brush;
+  const off = Math.floor((b - 1) / 2);
+  return [x - off, y - off, b];
+}
+
+/**
+ * Paint the brush at each tile (the mouse's drag and the keyboard cursor alike).
+ * @param {AppState} app
+ * @param {Array<[number, number]>} centres
+ * @param {number} code
+ */
+export function stamp(app, centres, code) {
+  /** @type {Array<[number, number]>} */
+  const tiles = [];
+  for (const [cx, cy] of centres) {
+    const [x0, y0, b] = brushSquare(app, cx, cy);
+    for (let dy = 0; dy < b; dy++) for (let dx = 0; dx < b; dx++) tiles.push([x0 + dx, y0 + dy]);
   }
+  app.model.paint(tiles, code);
+}
+
+/**
+ * The undo step's name for a stroke of this terrain (ground: an erase).
+ * @param {AppState} app
+ * @param {number} code
+ */
+export function strokeLabel(app, code) {
+  const m = app.model;
+  return code === m.ground ? 'erase' : code === m.wall ? 'paint walls' : `paint ${app.terrainName(code)}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The keyboard: Enter finds a path, Esc cancels (or pauses the replay), Ctrl+Z / Ctrl+Shift+Z /
+ * The keyboard: Enter finds a path, Esc cancels (or pauses the replay), Enter on Open file opens it, Ctrl+Z / Ctrl+Shift+Z /
  * Ctrl+Y undo and redo, 1-9 choose a terrain, [ and ] the brush, P and E the tool, + - 0 zoom,
  * arrows pan, . and , step the replay, Home and End jump in it, Space plays or pauses (held
  * down, a left drag pans), R and Shift+R turn the selected marker by 45 degrees and Delete clears
@@ -10,6 +10,11 @@
  * U switches the mouse between editing the map and commanding units. In Command units mode
  * Space plays or pauses the world (not the replay), . steps it one tick, [ and ] make it slower
  * and faster, X stops the selected units, Delete removes them and Esc clears the selection.
+ *
+ * While the keyboard cursor is on the map (cursor.js; Tab to the map) some keys act on it
+ * instead: the arrows move it (Shift: by 5), Space paints (Command units: selects or places),
+ * Delete and Backspace erase, S and G put the start and the goal there, and in Command units
+ * mode M sends the selected units there. Enter still finds a path.
  *
  * @module keys
  */
@@ -26,6 +31,11 @@ import { SPEEDS, removeUnits, setMode, setSpeed, stepWorld, stopSelected, toggle
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {import('./engine.js').Engine} Engine */
 
+/** @typedef {import('./cursor.js').KeyCursor} KeyCursor */
+
+/** Tiles an arrow key moves the keyboard cursor. */
+const ARROWS = Object.freeze({ ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] });
+
 /** Input types that take no typed text. */
 const NOT_TEXT = Object.freeze(['range', 'checkbox', 'radio', 'button', 'file']);
 
@@ -33,8 +43,9 @@ const NOT_TEXT = Object.freeze(['range', 'checkbox', 'radio', 'button', 'file'])
  * @param {AppState} app
  * @param {Engine} engine
  * @param {HTMLCanvasElement} canvas  shows the grab cursor while Space is held
+ * @param {KeyCursor} cursor  the keyboard cursor on the map
  */
-export function listenToKeys(app, engine, canvas) {
+export function listenToKeys(app, engine, canvas, cursor) {
   const vp = app.viewport;
   const releaseSpace = () => {
     app.space.held = false;
@@ -42,6 +53,25 @@ export function listenToKeys(app, engine, canvas) {
   };
 
   const units = () => app.world.mode === 'units';
+
+  /**
+   * The keys the keyboard cursor takes while it is on the map; whether it took this one.
+   * @param {KeyboardEvent} e
+   * @param {string} key
+   */
+  const onCursor = (e, key) => {
+    const step = e.shiftKey ? 5 : 1;
+    const arrow = ARROWS[/** @type {keyof typeof ARROWS} */ (key)];
+    if (arrow) cursor.move(arrow[0] * step, arrow[1] * step);
+    else if (key === ' ') {
+      if (!e.repeat) cursor.press(e.shiftKey);
+    } else if (!units() && (key === 'Delete' || key === 'Backspace')) {
+      if (!e.repeat) cursor.erase(key);
+    } else if (key === 's' || key === 'g') cursor.place(key === 's' ? 'start' : 'goal');
+    else if (units() && key === 'm') cursor.order(e.shiftKey);
+    else return false;
+    return true;
+  };
 
   document.addEventListener('keydown', (e) => {
     const t = /** @type {HTMLElement} */ (e.target);
@@ -58,6 +88,10 @@ export function listenToKeys(app, engine, canvas) {
       }
       return;
     }
+    if (cursor.active && t === canvas && !mod && !e.altKey && onCursor(e, key)) {
+      e.preventDefault();
+      return;
+    }
     if (key === '?' && !textEntry && !mod) {
       e.preventDefault();
       setHelp(app, true);
@@ -69,6 +103,10 @@ export function listenToKeys(app, engine, canvas) {
       if (textEntry) return;
       e.preventDefault();
       app.model.redo();
+    } else if (key === 'Enter' && type === 'file') {
+      // The browser opens a file input on Space only; Enter opens it too, as on a button.
+      e.preventDefault();
+      if (!e.repeat) t.click();
     } else if (key === 'Enter' && !mod) {
       // Enter in a search number field (weight, budget) searches; in a cost field it applies the cost.
       const searchField = tag === 'INPUT' && (type === 'range' || type === 'checkbox' || !!t.closest('[data-enter="find"]'));
@@ -86,7 +124,7 @@ export function listenToKeys(app, engine, canvas) {
         togglePlay(app);
       }
     } else if (key === ' ' && !mod) {
-      if (typing || tag === 'BUTTON' || type === 'checkbox' || type === 'range') return;
+      if (typing || tag === 'BUTTON' || type === 'checkbox' || type === 'range' || type === 'file') return;
       e.preventDefault();
       if (!e.repeat && !app.space.held) {
         app.space.held = true;
@@ -134,6 +172,7 @@ export function listenToKeys(app, engine, canvas) {
   });
 
   document.addEventListener('keyup', (e) => {
+    if (cursor.release(e.key)) return;
     if (e.key !== ' ' || !app.space.held) return;
     releaseSpace();
     if (app.space.panned) return;

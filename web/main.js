@@ -14,10 +14,13 @@ import { PROVISIONAL_CHOICES, defaultSearchInput, defaultUnitInput } from './con
 import { followModel } from './edits.js';
 import { Editor } from './editor.js';
 import { Engine } from './engine.js';
+import { keepForOffline, showIsolation } from './hosting.js';
 import { builtInMap, loadCoreData } from './io/coredata.js';
 import { autosave, restoreWork } from './io/autosave.js';
 import { loadBenchIndex, showMap } from './io/maps.js';
+import { listenForLinks, openLink } from './io/share.js';
 import { listenToCommands } from './commander.js';
+import { KeyCursor } from './cursor.js';
 import { listenToKeys } from './keys.js';
 import { benchPanel } from './panels/bench.js';
 import { comparePanel } from './panels/compare.js';
@@ -134,7 +137,9 @@ replayPanel(app);
 viewbarPanel(app, canvas);
 notesPanel(app, engine);
 helpPanel(app);
-listenToKeys(app, engine, canvas);
+showIsolation(self.crossOriginIsolated);
+const cursor = new KeyCursor(canvas, app, engine);
+listenToKeys(app, engine, canvas, cursor);
 app.emit('controls', 'maps', 'view', 'hover');
 requestAnimationFrame(frame);
 loadBenchIndex(app);
@@ -146,5 +151,11 @@ const mapShown = restoreWork(app, engine)
     showMap(app, engine, builtInMap(app.core, 'empty'), 'empty');
     app.setStatus('error', `Error: ${messageOf(e)}`, 0);
   })
-  .then(() => autosave(app));
-/** @type {any} */ (window).arcstar = labApi({ app, engine, renderer, canvas, drawNow, mapShown });
+  // A share link in the address opens over it (one undo step brings the restored work back).
+  .then(() => openLink(app, engine, location.hash, true))
+  .then(() => {
+    autosave(app);
+    listenForLinks(app, engine);
+  });
+void keepForOffline(engine.ready);
+/** @type {any} */ (window).arcstar = labApi({ app, engine, renderer, canvas, drawNow, mapShown, cursor });

@@ -52,6 +52,7 @@ export const ErrorKind = Object.freeze({
  * @typedef {{type: 'load_map', id: Id, text: string, format?: MapFormat}} LoadMapMessage
  * @typedef {{type: 'load_scen', id: Id, text: string, width: number, height: number}} LoadScenMessage
  * @typedef {{type: 'describe', id: Id, options?: Record<string, unknown>}} DescribeRequest
+ * @typedef {{type: 'write_map', id: Id, map: WireMap, format: 'movingai'}} WriteMapMessage
  * @typedef {[number, number] | [number, number, number | null]} WorldPoint  tiles (centres at +0.5); heading radians
  * @typedef {{id: string, kind?: 'tank' | 'car' | 'person', start: WorldPoint, goal?: WorldPoint | null, team?: string,
  *            width?: number, radius?: number, speed?: number, method?: string}} WorldUnit
@@ -74,7 +75,7 @@ export const ErrorKind = Object.freeze({
  *            corridor?: number, room?: number}} GeneratorParams  tiles; seed 0..2^32-1; density: see the schema
  * @typedef {{type: 'generate', id: Id} & GeneratorParams} GenerateMessage
  * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest | WorldRequest
- *           | GenerateMessage} PageRequest
+ *           | GenerateMessage | WriteMapMessage} PageRequest
  */
 
 /**
@@ -94,6 +95,9 @@ export const ErrorKind = Object.freeze({
  * @typedef {{id: number, bucket: number, start: Tile, goal: Tile, optimal: number}} ScenarioEntry
  * @typedef {{type: 'scenarios', id: Id, scenarios: ScenarioEntry[]}} ScenariosMessage
  * @typedef {{type: 'describe', id: Id, optimal: boolean, legal: boolean | null, text: string}} DescribeMessage
+ * @typedef {{code: number, name: string, tiles: number, cost: number | null, written: '.' | '@'}} LostTerrain
+ *   a terrain a written map does not keep: its tiles were written as `written`
+ * @typedef {{type: 'map_text', id: Id, format: 'movingai', text: string, lost: LostTerrain[]}} MapTextMessage
  * @typedef {{type: 'crashed', message: string}} CrashedMessage  the worker's runtime broke; it closes itself
  * @typedef {{type: 'world_info', id: Id, kinds: Record<string, {width: number, radius: number, speed: number}>,
  *            avoidance: string[], methods: string[], presets: string[], status_codes: string[], fog: boolean,
@@ -132,7 +136,7 @@ export const ErrorKind = Object.freeze({
  *   a generated map (as a map answer), its ends, and the parameters as used (the density the kind used)
  * @typedef {BootMessage | StartedMessage | ProgressMessage | ResultMessage | ErrorMessage | CancelledMessage
  *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage | CrashedMessage | WorldInfoMessage
- *           | WorldScenarioMessage | WorldStateMessage | GeneratedMessage} WorkerAnswer
+ *           | WorldScenarioMessage | WorldStateMessage | GeneratedMessage | MapTextMessage} WorkerAnswer
  */
 
 /**
@@ -254,6 +258,17 @@ export function worldStartMessage(id, map, options, withCells) {
   // The costs always go along: the world is built from them (a plan takes them per query).
   if (map.terrainCosts) plan.map.terrain_costs = map.terrainCosts;
   return { message: { type: 'world_start', id, map: plan.map, ...options }, transfer };
+}
+
+/**
+ * A write_map request without its id (what `Engine.request` takes): the map as a Moving AI .map,
+ * written by the core under these terrain costs; the cells go along (a copy, so the page keeps its own).
+ * @param {PlanRequest['map']} map
+ * @returns {Omit<WriteMapMessage, 'id'>}
+ */
+export function writeMapRequest(map) {
+  const wire = { width: map.width, height: map.height, version: map.version, cells: map.cells.slice() };
+  return { type: 'write_map', format: 'movingai', map: map.terrainCosts ? { ...wire, terrain_costs: map.terrainCosts } : wire };
 }
 
 /**

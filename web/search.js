@@ -78,7 +78,7 @@ function planOptions(app, settings, ask = {}) {
  * The map as the engine takes it: its cells, and its terrain costs as [[code, cost or null], ...].
  * @param {AppState} app
  */
-function wireMap(app) {
+export function wireMap(app) {
   const m = app.model;
   /** @type {Array<[number, number | null]>} */
   const terrainCosts = [];

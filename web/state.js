@@ -464,6 +464,16 @@ export class MapModel {
     this._push(s.parts.length === 1 ? s.parts[0] : s);
   }
 
+  /**
+   * Take back the current stroke as if it never was (a second finger turned it into a pinch):
+   * its edits are reverted and the history is left as it was before it began.
+   */
+  cancelStroke() {
+    const s = this.stroke;
+    this.stroke = null;
+    if (s) s.undo(this);
+  }
+
   /** @param {Command} cmd */
   _push(cmd) {
     this.undoStack.push(cmd);

@@ -693,6 +693,23 @@ function startWorld(msg) {
 }
 
 /**
+ * write_map: the page's map (sent as a plan's) written as a file by the core; answered at once.
+ * @param {any} msg
+ */
+function writeMap(msg) {
+  const id = normId(msg.id);
+  if (id === null) throw new BadRequest('A write_map message needs an "id" (a number or a string)', 'id');
+  const { forService, send } = withMap(msg);
+  const resp = call(forService, send);
+  if (resp.type === 'error') {
+    worker.serviceVersion = null;
+    return postServiceError(id, resp, 'write_map');
+  }
+  worker.serviceVersion = msg.map.version;
+  post({ ...resp, id });
+}
+
+/**
  * world_run: play or pause the world, at a speed, telling what its states should carry.
  * @param {any} msg
  */
@@ -797,10 +814,12 @@ ctx.onmessage = async (/** @type {MessageEvent} */ e) => {
         return startWorld(msg);
       case 'world_run':
         return runWorld(msg);
+      case 'write_map':
+        return writeMap(msg);
       default:
         throw new BadRequest(
           `Unknown message type ${JSON.stringify(msg.type)}: expected "plan", "cancel", "info", "load_map", ` +
-            '"load_scen", "describe", "generate" or a world_* message',
+            '"load_scen", "describe", "generate", "write_map" or a world_* message',
           'type',
         );
     }

@@ -243,7 +243,7 @@ export async function refresh(app, engine, full = false) {
  * @param {LabUnit[]} units
  * @returns {WorldUnit[]}
  */
-function standing(app, units) {
+export function standing(app, units) {
   return units.map((u) => {
     /** @type {WorldUnit} */
     const spec = { id: u.id, start: [u.x, u.y, u.heading], team: u.team };

@@ -1,14 +1,16 @@
 """The command line.
 
 ``python -m arcstar plan MAPFILE --from X,Y --to X,Y [--json]``: one path and its stats.
-``python -m arcstar scen MAP SCEN [--algorithm NAME] [--json]``: every problem of a Moving AI
-scenario file under the benchmark's rules (8 neighbours, no corner cutting, octile costs).
+``python -m arcstar scen MAP SCEN [MAP SCEN ...] [--algorithm NAME] [--json] [--dask]``: every
+problem of Moving AI scenario files under the benchmark's rules (8 neighbours, no corner cutting,
+octile costs); with ``--dask`` (or ``--scheduler ADDRESS``) in parallel on Dask (``sweeps``).
 ``python -m arcstar world SCENARIO [--json]``: run a world scenario file (units, orders) to the
 end and print every unit's trajectory (the README's "Worlds" section has the format).
 ``python -m arcstar generate KIND --width W --height H --seed S [--density D] [-o FILE]``: a seeded
 map (maze, rooms, caves, obstacles, roads) as ASCII art with S and G, or arcstar JSON to a .json file.
 
-Exit codes: 0 success, 1 no path (plan) or a cost that is not the optimal one (scen), 2 bad input.
+Exit codes: 0 success, 1 no path (plan) or a cost that is not the optimal one (scen), 2 bad input,
+3 a Dask sweep that failed on the cluster.
 """
 
 from __future__ import annotations
@@ -18,17 +20,17 @@ import json
 import re
 import statistics
 import sys
-from typing import TypedDict
 
 from .maps.generators import DENSITY, GeneratorKind, generate_map
 from .maps.hexmap import HexMap
-from .maps.mapio import MapFile, load_map, map_to_json, parse_scen, read_text_file, to_ascii
+from .maps.mapio import MapFile, map_to_json, read_text_file, to_ascii
 from .maps.reader import read_any
 from .maps.waypoints import WaypointMap
 from .outcomes import BadInput, Status
 from .planner import METHODS, plan
 from .search.grid import COST_MODELS, DIAGONAL_POLICIES
 from .search.heuristics import HEURISTICS
+from .sweeps import CONNECT_TIMEOUT_S, LOCAL_WORKERS, FileResult, SweepError, read_pairs, run_dask, run_serial
 from .turning.methods import TURN_METHODS
 from .world import MAX_SCENARIO_BYTES, load_scenario, run_scenario
 
@@ -79,12 +81,21 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--people", action="store_true",
                     help="directional24/48 for people: a tight radius with a strong turn penalty (Pinter)")
     pl.add_argument("--json", action="store_true", help="print the result as JSON")
-    sc = sub.add_parser("scen", help="run every problem of a Moving AI .scen file and compare with its optimum")
-    sc.add_argument("mapfile")
-    sc.add_argument("scenfile")
+    sc = sub.add_parser("scen", help="run every problem of Moving AI .scen files and compare with their optima")
+    sc.add_argument("files", nargs="+", metavar="MAP SCEN",
+                    help="a .map file and its .scen file; several pairs run as one sweep")
     sc.add_argument("--algorithm", choices=tuple(METHODS), default="astar")
-    sc.add_argument("--first", type=int, default=None, help="run only the first N problems")
-    sc.add_argument("--json", action="store_true", help="print the rows as a JSON list")
+    sc.add_argument("--first", type=int, default=None, help="run only the first N problems of each file")
+    sc.add_argument("--json", action="store_true", help="print the rows as a JSON list (several pairs: a list "
+                    "of {map, scen, rows})")
+    sc.add_argument("--dask", action="store_true", help="run in parallel on Dask: a local cluster unless "
+                    "--scheduler is given (needs pip install 'arcstar[dask]')")
+    sc.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="a Dask scheduler's address, e.g. tcp://10.0.0.5:8786 (implies --dask)")
+    sc.add_argument("--workers", type=int, default=LOCAL_WORKERS,
+                    help=f"processes of the local Dask cluster (default {LOCAL_WORKERS})")
+    sc.add_argument("--timeout", type=float, default=CONNECT_TIMEOUT_S, metavar="SECONDS",
+                    help=f"how long to wait for the scheduler (default {CONNECT_TIMEOUT_S})")
     wo = sub.add_parser("world", help="run a world scenario (units with orders) and print the trajectories")
     wo.add_argument("scenario", help="a scenario JSON file (see the README, Worlds)")
     wo.add_argument("--json", action="store_true", help="print every sample as JSON")
@@ -170,43 +181,37 @@ def _cmd_plan(args: argparse.Namespace) -> int:
     return 0 if result.status == "found" else 1
 
 
-class _ScenRow(TypedDict):
-    id: int
-    optimal: float
-    cost: float | None
-    expanded: int
-    ms: float
+def _print_scen_table(result: FileResult, algorithm: str) -> None:
+    print(f"{'id':>6} {'optimal':>12} {'cost':>12} {'expanded':>9} {'ms':>9}")
+    for row in result.rows:
+        cost = "none" if row["cost"] is None else f"{row['cost']:.5f}"
+        print(f"{row['id']:>6} {row['optimal']:>12.5f} {cost:>12} {row['expanded']:>9} {row['ms']:>9.2f}")
+    if result.rows:
+        ms = statistics.median(r["ms"] for r in result.rows)
+        expanded = statistics.median(r["expanded"] for r in result.rows)
+        print(f"{len(result.rows)} problems, {len(result.wrong)} not optimal; median {ms:.2f} ms, "
+              f"{expanded:.0f} expanded per query ({algorithm})")
 
 
 def _cmd_scen(args: argparse.Namespace) -> int:
-    tilemap = load_map(args.mapfile).map
-    text = read_text_file(args.scenfile, "scenario file")
-    scens = parse_scen(text, tilemap)
-    if args.first is not None:
-        if args.first < 1:
-            raise ValueError("--first must be a positive integer")
-        scens = scens[:args.first]
-    two_decimals = text.lower().startswith("version 1.0")
-    rows: list[_ScenRow] = []
-    for s in scens:
-        r = plan(tilemap, s.start, s.goal, method=args.algorithm, costs="octile", heuristic="octile")
-        rows.append({"id": s.id, "optimal": s.optimal, "cost": r.cost, "expanded": r.expanded,
-                     "ms": round(r.ms, 3)})
-    wrong = [row for row in rows if row["cost"] is None or abs(row["cost"] - row["optimal"])
-             > max(1e-6 * row["optimal"], 0.005 if two_decimals else 5e-6 * row["optimal"])]
-    if args.json:
-        print(json.dumps(rows))
+    pairs = read_pairs(args.files, args.first)
+    if args.dask or args.scheduler is not None:
+        results = run_dask(pairs, args.algorithm, args.scheduler, args.workers, args.timeout)
     else:
-        print(f"{'id':>6} {'optimal':>12} {'cost':>12} {'expanded':>9} {'ms':>9}")
-        for row in rows:
-            cost = "none" if row["cost"] is None else f"{row['cost']:.5f}"
-            print(f"{row['id']:>6} {row['optimal']:>12.5f} {cost:>12} {row['expanded']:>9} {row['ms']:>9.2f}")
-        if rows:
-            ms = statistics.median(r["ms"] for r in rows)
-            expanded = statistics.median(r["expanded"] for r in rows)
-            print(f"{len(rows)} problems, {len(wrong)} not optimal; median {ms:.2f} ms, {expanded:.0f} expanded "
-                  f"per query ({args.algorithm})")
-    return 1 if wrong else 0
+        results = run_serial(pairs, args.algorithm)
+    if args.json and len(results) == 1:
+        print(json.dumps(results[0].rows))
+    elif args.json:
+        print(json.dumps([{"map": r.map_path, "scen": r.scen_path, "rows": r.rows} for r in results]))
+    else:
+        for r in results:
+            if len(results) > 1:
+                print(f"== {r.map_path} {r.scen_path}")
+            _print_scen_table(r, args.algorithm)
+        if len(results) > 1:
+            print(f"{len(results)} files, {sum(len(r.rows) for r in results)} problems, "
+                  f"{sum(len(r.wrong) for r in results)} not optimal")
+    return 1 if any(r.wrong for r in results) else 0
 
 
 def _cmd_world(args: argparse.Namespace) -> int:
@@ -253,3 +258,6 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"arcstar: error: {e}", file=sys.stderr)
         return 2
+    except SweepError as e:
+        print(f"arcstar: error: {e}", file=sys.stderr)
+        return 3

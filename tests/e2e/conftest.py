@@ -95,7 +95,9 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 
 def open_lab(browser, site_url: str, *, wait_ready: bool = True, viewport: dict | None = None):
     """A new page (in its own context) showing the lab; returns (context, page)."""
-    context = browser.new_context(viewport=viewport or VIEWPORT)
+    # bypass_csp: Playwright runs a string predicate (wait_for_function) with eval, which the page's
+    # Content Security Policy refuses; test_hosted.py opens its pages with the policy in force.
+    context = browser.new_context(viewport=viewport or VIEWPORT, bypass_csp=True)
     context.add_init_script(RECORDER)
     page = context.new_page()
     page.page_errors = []

@@ -329,7 +329,7 @@ TAMPERED = {
 
 @pytest.mark.parametrize("case", sorted(TAMPERED))
 def test_tampered_autosave_gives_a_clear_message_and_the_example(browser, site_url, case: str):
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)  # see conftest.open_lab
     context.add_init_script(RECORDER)
     context.add_init_script(f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(TAMPERED[case])});")
     page = context.new_page()

@@ -109,14 +109,14 @@ describe('the schema', () => {
   test('compiles under ajv strict mode and lists every message type', () => {
     const world = ['world_info', 'world_preset', 'world_start', 'world_add', 'world_remove', 'world_order', 'world_step'];
     assert.deepEqual(Object.keys(byType.page_request), [
-      'plan', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'world_run', 'generate',
+      'plan', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'world_run', 'generate', 'write_map',
     ]);
     assert.deepEqual(Object.keys(byType.service_request), [
-      'plan', 'step', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'generate',
+      'plan', 'step', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'generate', 'write_map',
     ]);
     assert.deepEqual(Object.keys(byType.answer), [
       'boot', 'started', 'progress', 'result', 'error', 'cancelled', 'info', 'map', 'scenarios', 'describe',
-      'crashed', 'world_info', 'world_scenario', 'world_state', 'generated',
+      'crashed', 'world_info', 'world_scenario', 'world_state', 'generated', 'map_text',
     ]);
   });
 
@@ -163,6 +163,15 @@ describe('requests built by engine.js', () => {
     ]) {
       assertValid(message, 'page_request');
     }
+  });
+
+  test('write_map carries its map as a plan does, with a copy of its cells and its costs', () => {
+    const message = engine.requestMessage('r9', engine.writeMapRequest(/** @type {any} */ (req.map)));
+    assertValid(message, 'page_request');
+    const map = /** @type {any} */ (message).map;
+    assert.ok(map.cells instanceof Uint8Array && map.cells !== cells);
+    assert.deepEqual(map.terrain_costs, [[2, null], [3, 1.5]]);
+    assertInvalid({ ...message, format: 'png' }, 'page_request');
   });
 
   test('world messages: world_start carries its map as a plan does; the others are plain requests', () => {

@@ -112,6 +112,9 @@ def samples() -> dict[str, list[dict]]:
     ask({"type": "load_map", "id": "art", "text": "S.#\n..G\n"})
     ask({"type": "load_scen", "id": "s", "width": 3, "height": 2,
          "text": "version 1\n0\tm.map\t3\t2\t0\t0\t2\t0\t3.41421\n"})
+    grid = np.array([[0, 2, 6], [1, 0, 0]], dtype=np.uint8)  # ground, road, water; wall, ground
+    ask({"type": "write_map", "id": "wm", "map": {"width": 3, "height": 2, "version": "wm",
+                                                  "terrain_costs": [[6, 2.0]]}, "format": "movingai"}, grid.tobytes())
     ask({"type": "describe", "id": "d", "options": {"method": "astar", "heuristic": "octile"}})
     ask({"type": "describe", "id": "d2", "options": {"turning": "tighter", "radius": 2}})
     world_samples(ask)

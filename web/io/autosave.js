@@ -1,8 +1,9 @@
 // @ts-check
 /**
- * Never lose a user's work: the map (cells run-length encoded), terrain costs, start and goal,
- * the search and unit settings and the view's options are written to localStorage shortly after
- * every change, and when the page is hidden or closed; the next visit restores them. Saved data
+ * Never lose a user's work: the work's snapshot (io/work.js: the map, terrain costs, start and
+ * goal, the search and unit settings, the view's options, the world's units) is written to
+ * localStorage shortly after every change, and when the page is hidden or closed; the next visit
+ * restores it. Saved data
  * is read as untrusted: anything malformed (a tampered or truncated entry) is refused with a
  * clear message, kept aside under another key, and the example opens instead. A map too large
  * for the browser's storage is not autosaved, and the Map panel says so.
@@ -10,16 +11,14 @@
  * @module io/autosave
  */
 
-import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../controls.js';
-import { checkSettings } from '../generator.js';
+import { defaultSearchInput, defaultUnitInput } from '../controls.js';
 import { messageOf } from '../util.js';
 import { builtInMap } from './coredata.js';
 import { showMap } from './maps.js';
+import { MAX_WORK_CHARS, placeUnits, readWork, showWork, workText } from './work.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
-/** @typedef {import('../app.js').LabMap} LabMap */
 /** @typedef {import('../engine.js').Engine} Engine */
-/** @typedef {import('../app.js').Topic} Topic */
 
 /** The localStorage key of the work, and where unreadable saved work is kept aside. */
 export const SAVE_KEY = 'arcstar.lab.v1';
@@ -27,57 +26,21 @@ export const BAD_KEY = 'arcstar.lab.v1.unreadable';
 /** How long changes must pause before they are written, ms. */
 export const SAVE_DELAY_MS = 300;
 /** The most characters written (Chromium keeps about 5 M per origin): larger maps are not autosaved. */
-export const MAX_SAVE_CHARS = 4_000_000;
-/** The largest side of a map the lab opens. */
-const MAX_SIDE = 4096;
-/** The longest text a saved setting may hold. */
-const MAX_TEXT = 200;
+export const MAX_SAVE_CHARS = MAX_WORK_CHARS;
 /** The topics that change what is saved. */
 const SAVED_TOPICS = /** @type {const} */ (['map', 'maps', 'costs', 'options', 'unit', 'view']);
 
 /**
- * The cells as runs [code, count, code, count, ...], or null when there are more than `limit` runs.
- * @param {Uint8Array} cells
- * @param {number} limit
- */
-function encodeRuns(cells, limit) {
-  /** @type {number[]} */
-  const runs = [];
-  let i = 0;
-  while (i < cells.length) {
-    const code = cells[i];
-    let j = i + 1;
-    while (j < cells.length && cells[j] === code) j++;
-    runs.push(code, j - i);
-    if (runs.length > limit) return null;
-    i = j;
-  }
-  return runs;
-}
-
-/**
- * The work as saved (a JSON text), or a reason it is not saved.
+ * The work as saved (a JSON text: the same snapshot share links and work files carry), or a
+ * reason it is not saved.
  * @param {AppState} app
  * @returns {{text: string} | {why: string}}
  */
 function snapshot(app) {
+  const snap = workText(app);
+  if ('text' in snap) return snap;
   const m = app.model;
-  const runs = encodeRuns(m.cells, MAX_SAVE_CHARS / 4);
-  const tooBig = `This ${m.width} x ${m.height} map is too large to autosave in the browser's storage: use Copy text to keep it.`;
-  if (!runs) return { why: tooBig };
-  const search = Object.fromEntries(Object.entries(app.search).filter(([k]) => k !== 'unreadable'));
-  const text = JSON.stringify({
-    v: 1,
-    map: { width: m.width, height: m.height, runs, start: m.start, goal: m.goal },
-    costs: m.costs,
-    mapKey: app.mapKey,
-    search,
-    unit: app.unitInput,
-    driveSpeed: app.driveSpeed,
-    showGrid: app.showGrid,
-    generator: app.generator,
-  });
-  return text.length > MAX_SAVE_CHARS ? { why: tooBig } : { text };
+  return { why: `This ${m.width} x ${m.height} map is too large to autosave in the browser's storage: use Copy text to keep it.` };
 }
 
 /**
@@ -122,6 +85,14 @@ export function autosave(app) {
     app.timers.autosave = window.setTimeout(() => saveNow(app), SAVE_DELAY_MS);
   };
   for (const topic of SAVED_TOPICS) app.on(topic, later);
+  // The world's states come many times a second: only units coming and going are a change to save.
+  const seen = { roster: -1, on: false };
+  app.on('world', () => {
+    const w = app.world;
+    if (w.rosterVersion === seen.roster && w.on === seen.on) return;
+    [seen.roster, seen.on] = [w.rosterVersion, w.on];
+    later();
+  });
   const flush = () => {
     if (app.timers.autosave) saveNow(app);
   };
@@ -132,91 +103,13 @@ export function autosave(app) {
 }
 
 /**
- * @param {boolean} ok
- * @param {string} what  what is wrong, when not ok
- */
-function need(ok, what) {
-  if (!ok) throw new Error(what);
-}
-
-/** @param {unknown} v @param {number} w @param {number} h */
-const isTileIn = (v, w, h) =>
-  Array.isArray(v) && v.length === 2 && v.every(Number.isInteger) && v[0] >= 0 && v[1] >= 0 && v[0] < w && v[1] < h;
-
-/** @param {unknown} v */
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
  * Check saved work, field by field, and turn it into the page's map and settings. Throws a
  * readable Error on anything malformed.
  * @param {AppState} app
  * @param {string} text
  */
 export function readSaved(app, text) {
-  /** @type {any} */
-  let d;
-  try {
-    d = JSON.parse(text);
-  } catch {
-    throw new Error('it is not valid JSON');
-  }
-  need(isObject(d) && d.v === 1, 'it is not work saved by this version of the lab');
-  const mp = d.map;
-  need(isObject(mp), 'the map is missing');
-  const { width, height, runs } = mp;
-  need(Number.isInteger(width) && Number.isInteger(height) && width >= 1 && height >= 1 && width <= MAX_SIDE && height <= MAX_SIDE,
-    `the map size ${JSON.stringify(width)} x ${JSON.stringify(height)} is not one the lab opens`);
-  need(Array.isArray(runs) && runs.length % 2 === 0, 'the map tiles are malformed');
-  const known = new Set(app.core.terrains.map((t) => t.code));
-  const cells = new Uint8Array(width * height);
-  let at = 0;
-  for (let i = 0; i < runs.length; i += 2) {
-    const [code, count] = [runs[i], runs[i + 1]];
-    need(known.has(code), `a tile has the unknown terrain ${JSON.stringify(code)}`);
-    need(Number.isInteger(count) && count > 0 && at + count <= cells.length, 'the map tiles do not add up to its size');
-    cells.fill(code, at, at + count);
-    at += count;
-  }
-  need(at === cells.length, 'the map tiles do not add up to its size');
-  need(isTileIn(mp.start, width, height) && isTileIn(mp.goal, width, height), 'the start or the goal lies off the map');
-  const costs = d.costs;
-  need(Array.isArray(costs) && costs.length === app.model.costs.length, 'the terrain costs are malformed');
-  for (const [code, c] of costs.entries()) {
-    if (!known.has(code)) continue;
-    need(c === null || (typeof c === 'number' && Number.isFinite(c) && c > 0 && c <= 1e6), `the cost ${JSON.stringify(c)} is not one the lab takes`);
-  }
-  const search = { ...defaultSearchInput() };
-  const unit = { ...defaultUnitInput() };
-  for (const [into, from, name] of /** @type {const} */ ([[search, d.search, 'search'], [unit, d.unit, 'unit']])) {
-    need(isObject(from), `the ${name} settings are missing`);
-    const target = /** @type {Record<string, unknown>} */ (into);
-    for (const [k, v] of Object.entries(target)) {
-      if (!(k in from) || k === 'unreadable') continue;
-      const got = from[k];
-      need(typeof got === typeof v && (typeof got !== 'string' || got.length <= MAX_TEXT), `the ${name} setting ${k} is malformed`);
-      target[k] = got;
-    }
-  }
-  need(ON_EDIT_CHOICES.some(([v]) => v === unit.on_edit), 'the unit setting on_edit is malformed');
-  need(typeof d.mapKey === 'string' && d.mapKey.length <= MAX_TEXT, 'the map name is malformed');
-  const speed = Number.isFinite(d.driveSpeed) && d.driveSpeed >= 1 && d.driveSpeed <= 60 ? d.driveSpeed : app.driveSpeed;
-  /** @type {LabMap} */
-  const map = {
-    width,
-    height,
-    cells,
-    start: [mp.start[0], mp.start[1]],
-    goal: [mp.goal[0], mp.goal[1]],
-    costs: app.model.costs.map((c, code) => (known.has(code) ? costs[code] : c)),
-  };
-  // The last generator's settings (older saves have none; bad ones are dropped, the map is kept).
-  let generator = null;
-  try {
-    generator = d.generator == null ? null : checkSettings(d.generator);
-  } catch {
-    /* only the Generate fields fall back to their defaults */
-  }
-  return { map, mapKey: d.mapKey, search, unit, speed, grid: d.showGrid !== false, generator };
+  return readWork(app, text);
 }
 
 /**
@@ -239,15 +132,14 @@ export async function restoreWork(app, engine) {
   }
   try {
     const w = readSaved(app, text);
-    showMap(app, engine, w.map, w.mapKey);
-    Object.assign(app.search, w.search, { unreadable: [] });
-    Object.assign(app.unitInput, w.unit);
-    app.driveSpeed = w.speed;
-    app.unit.setSpeed(w.speed, performance.now());
-    app.showGrid = w.grid;
-    app.generator = w.generator;
-    app.notice = { text: 'Your last work was restored (map, terrain costs, start and goal, settings). Reset returns to the example.', error: false };
-    app.emit('options', 'unit', 'view', 'notes', 'maps');
+    showWork(app, engine, w);
+    const units = w.world ? ', units' : '';
+    app.notice = { text: `Your last work was restored (map, terrain costs, start and goal, settings${units}). Reset returns to the example.`, error: false };
+    app.emit('notes');
+    placeUnits(app, engine, w.world).catch((e) => {
+      app.notice = { text: `Your last work was restored, but its units could not be placed: ${messageOf(e)}.`, error: true };
+      app.emit('notes');
+    });
   } catch (e) {
     try {
       localStorage.setItem(BAD_KEY, text);

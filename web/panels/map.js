@@ -1,12 +1,17 @@
 // @ts-check
 /**
  * The map panel: the map menu (built-in maps and this build's benchmark maps), Open file and
- * dropping files on the map, and Copy text.
+ * dropping files on the page (the map shows where they go), Copy text, Share link (the link is
+ * copied and shown to select; a link too long offers the work file instead) and Save as (the
+ * work JSON, a Moving AI .map and .scen, a PNG of the canvas).
  *
  * @module panels/map
  */
 
+import { exportMovingAi, exportPng, exportScen, exportWork } from '../io/export.js';
 import { asciiRows, openFiles, openMap } from '../io/maps.js';
+import { makeLink } from '../io/share.js';
+import { isWorkFile, openWorkFile } from '../io/work.js';
 import { $, messageOf } from '../util.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -18,7 +23,7 @@ const COPIED_MS = 1200;
 /**
  * @param {AppState} app
  * @param {Engine} engine
- * @param {HTMLCanvasElement} canvas  files dropped on it are opened
+ * @param {HTMLCanvasElement} canvas  the map (files dropped on the page are opened; the PNG is of it)
  */
 export function mapPanel(app, engine, canvas) {
   const select = /** @type {HTMLSelectElement} */ ($('map-select'));
@@ -26,9 +31,27 @@ export function mapPanel(app, engine, canvas) {
   const fileInput = /** @type {HTMLInputElement} */ ($('file'));
   const dropHint = $('drop-hint');
   const copyBtn = $('copy');
-  const dropZone = /** @type {HTMLElement} */ (canvas.parentElement);
+  const dropZone = document.body;
+  const shareBox = $('share-box');
+  const shareField = /** @type {HTMLInputElement} */ ($('share-link'));
+  const shareNote = $('share-note');
+  const shareFile = $('share-file');
   /** nested dragenter/dragleave pairs while a file is dragged over the map */
   const drag = { depth: 0 };
+  /**
+   * Open files chosen or dropped: work files as share links open, the rest (maps, scenarios) by the worker.
+   * @param {File[]} files
+   */
+  async function open(files) {
+    /** @type {File[]} */
+    const maps = [];
+    for (const f of files) {
+      if (await isWorkFile(f)) {
+        if (!(await openWorkFile(app, engine, f))) return;
+      } else maps.push(f);
+    }
+    if (maps.length) await openFiles(app, engine, maps);
+  }
   /** @type {{index: unknown}} the benchmark list the menu holds */
   const listed = { index: null };
 
@@ -41,7 +64,7 @@ export function mapPanel(app, engine, canvas) {
   fileInput.addEventListener('change', async () => {
     const files = fileInput.files ? [...fileInput.files] : [];
     fileInput.value = '';
-    if (files.length) await openFiles(app, engine, files);
+    if (files.length) await open(files);
   });
   /** @param {DragEvent} e */
   const carriesFiles = (e) => !!e.dataTransfer && [...e.dataTransfer.types].includes('Files');
@@ -56,7 +79,8 @@ export function mapPanel(app, engine, canvas) {
     e.preventDefault();
     e.dataTransfer.dropEffect = 'copy';
   });
-  dropZone.addEventListener('dragleave', () => {
+  dropZone.addEventListener('dragleave', (e) => {
+    if (!carriesFiles(e)) return;
     drag.depth = Math.max(0, drag.depth - 1);
     if (!drag.depth) dropHint.hidden = true;
   });
@@ -65,7 +89,7 @@ export function mapPanel(app, engine, canvas) {
     drag.depth = 0;
     dropHint.hidden = true;
     const files = e.dataTransfer ? [...e.dataTransfer.files] : [];
-    if (files.length) openFiles(app, engine, files);
+    if (files.length) void open(files);
   });
   copyBtn.addEventListener('click', async () => {
     try {
@@ -76,6 +100,42 @@ export function mapPanel(app, engine, canvas) {
     }
     setTimeout(() => (copyBtn.textContent = 'Copy text'), COPIED_MS);
   });
+
+  $('share').addEventListener('click', async () => {
+    const made = await makeLink(app);
+    shareBox.hidden = false;
+    shareField.hidden = !('link' in made);
+    shareFile.hidden = 'link' in made;
+    if ('link' in made) {
+      shareField.value = made.link;
+      let copied = false;
+      try {
+        await navigator.clipboard.writeText(made.link);
+        copied = true;
+      } catch {
+        /* no clipboard (permission, insecure page): the field is there to copy from */
+      }
+      shareNote.textContent = `${copied ? 'Copied. ' : ''}This link (${made.link.length.toLocaleString('en-US')} characters) opens this map with its start and goal, headings, units and settings. Later changes need a new link.`;
+      shareField.focus();
+      shareField.select();
+    } else {
+      shareField.value = '';
+      shareNote.textContent = `No link: ${made.why}`;
+    }
+  });
+  shareField.addEventListener('focus', () => shareField.select());
+  shareFile.addEventListener('click', () => exportWork(app));
+  $('export-json').addEventListener('click', () => exportWork(app));
+  $('export-map').addEventListener('click', () => void exportMovingAi(app, engine));
+  $('export-scen').addEventListener('click', () => void exportScen(app, engine));
+  $('export-png').addEventListener('click', () => void exportPng(app, canvas));
+  /** A link shown is for the work as it was: it goes when the work changes. */
+  const hideLink = () => {
+    if (shareBox.hidden) return;
+    shareBox.hidden = true;
+    shareField.value = '';
+  };
+  for (const topic of /** @type {const} */ (['map', 'costs', 'options', 'unit'])) app.on(topic, hideLink);
 
   /** @param {import('../app.js').BenchEntry[]} index */
   function listBenchmarks(index) {

@@ -16,6 +16,9 @@ export const MAX_TILE_PX = 128;
 const MAX_FIT_PX = 96;
 /** CSS pixels of the map kept in view when panning. */
 const KEEP_IN_VIEW_PX = 48;
+/** The one-column layout of style.css (phones), and the share of the window height its canvas takes. */
+const NARROW_QUERY = '(max-width: 760px)';
+const NARROW_SHARE = 0.62;
 
 export class Viewport {
   constructor() {
@@ -56,7 +59,11 @@ export class Viewport {
     const rect = frame.getBoundingClientRect();
     const cssW = Math.max(120, Math.floor(rect.width));
     const top = rect.top + window.scrollY;
-    const cssH = Math.max(260, Math.floor(window.innerHeight - top - reserveBelow));
+    const room = Math.floor(window.innerHeight - top - reserveBelow);
+    // In the one-column layout (phones) the panels are below the map and the page scrolls: the
+    // canvas takes at most NARROW_SHARE of the window, so a finger can reach the page beside it.
+    const narrow = window.matchMedia(NARROW_QUERY).matches;
+    const cssH = Math.max(260, narrow ? Math.min(room, Math.floor(window.innerHeight * NARROW_SHARE)) : room);
     if (this.cssW && this.cssH && !this.fitted) {
       // keep the centre of the view where it was
       this.ox += (cssW - this.cssW) / 2;
@@ -124,6 +131,39 @@ export class Viewport {
    */
   zoomBy(factor, cx, cy) {
     this.zoomTo(this.tileSize * factor, cx, cy);
+  }
+
+  /**
+   * A two-finger gesture's step: the map point under the fingers' old centre goes under their new
+   * centre, scaled by how much further apart they are (a pinch), so the map follows the fingers.
+   * @param {{x: number, y: number, d: number}} from  the old centre (canvas CSS pixels) and distance
+   * @param {{x: number, y: number, d: number}} to  the new ones
+   */
+  pinch(from, to) {
+    const factor = from.d > 0 && to.d > 0 ? to.d / from.d : 1;
+    // Where the old centre's map point lands after zooming about it, then the centre's own move.
+    this.zoomBy(factor, from.x, from.y);
+    this.panBy(to.x - from.x, to.y - from.y);
+  }
+
+  /**
+   * Scroll as little as possible so that tile (x, y) and `margin` tiles round it are in view
+   * (the keyboard cursor stays visible). Returns whether the view moved.
+   * @param {number} x
+   * @param {number} y
+   * @param {number} [margin]
+   */
+  reveal(x, y, margin = 1) {
+    const ts = this.tileSize;
+    // The margin shrinks on a canvas too small to hold it on both sides.
+    const m = Math.max(0, Math.min(margin * ts, (this.cssW - ts) / 2, (this.cssH - ts) / 2));
+    const left = this.ox + x * ts;
+    const top = this.oy + y * ts;
+    const dx = left < m ? m - left : left + ts > this.cssW - m ? this.cssW - m - (left + ts) : 0;
+    const dy = top < m ? m - top : top + ts > this.cssH - m ? this.cssH - m - (top + ts) : 0;
+    if (!dx && !dy) return false;
+    this.panBy(Math.round(dx), Math.round(dy));
+    return true;
   }
 
   /**

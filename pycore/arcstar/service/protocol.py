@@ -31,11 +31,11 @@ SCHEMA_FILE = "protocol.schema.json"
 WORLD_REQUEST_TYPES = ("world_info", "world_preset", "world_start", "world_add", "world_remove", "world_order",
                        "world_step")
 PAGE_REQUEST_TYPES = ("plan", "cancel", "info", "load_map", "load_scen", "describe", *WORLD_REQUEST_TYPES,
-                      "world_run", "generate")
+                      "world_run", "generate", "write_map")
 SERVICE_REQUEST_TYPES = ("plan", "step", "cancel", "info", "load_map", "load_scen", "describe", *WORLD_REQUEST_TYPES,
-                         "generate")
+                         "generate", "write_map")
 ANSWER_TYPES = ("boot", "started", "progress", "result", "error", "cancelled", "info", "map", "scenarios",
-                "describe", "crashed", "world_info", "world_scenario", "world_state", "generated")
+                "describe", "crashed", "world_info", "world_scenario", "world_state", "generated", "map_text")
 
 MAX_ID = 2**53 - 1  # ids must survive JavaScript's numbers
 MAX_ID_LENGTH = 256

@@ -18,6 +18,9 @@ are what code reads; the message is for people. Every message is defined in
 - ``load_map`` (text): reads a ``.map``, arcstar JSON or ASCII art; answers ``map``.
   ``generate`` (kind, width, height, seed, density, corridor, room: ``maps.GeneratorParams``):
   a seeded map with its start and goal; answers ``generated`` (cells as for ``map``).
+  ``write_map`` (map as for ``plan``, format ``movingai``): the map as a Moving AI ``.map`` under
+  its ``terrain_costs`` (passable ``.``, impassable ``@``), and the terrains written as a letter
+  that does not keep them (``lost``); answers ``map_text``.
   ``load_scen`` (text, width, height): answers ``scenarios``.
 - Units in motion (one world per service, ``worlds.WorldSession``): ``world_info`` (kinds,
   avoidance methods, presets; answers ``world_info``), ``world_preset`` (name: its scenario
@@ -42,8 +45,8 @@ import numpy as np
 
 from ..maps.costs import CostProfile
 from ..maps.generators import GeneratorParams, generate
-from ..maps.mapio import check_format, load_text, parse_scen, text_format
-from ..maps.tilemap import DEFAULT_TERRAINS, Terrain, TileMap, check_size
+from ..maps.mapio import check_format, load_text, parse_scen, text_format, to_movingai_map
+from ..maps.tilemap import DEFAULT_TERRAINS, WALL, Terrain, TileMap, check_size
 from ..outcomes import BadInput, field_of, shown
 from ..planner import METHODS, PlanJob, PlanOptions, guarantee
 from ..search.engine import STOP_RULES, TRACE_DETAIL_LIMIT
@@ -66,6 +69,7 @@ REQUEST_KEYS: dict[str, tuple[str, ...]] = {
     "info": ("type", "id"),
     "load_map": ("type", "id", "text", "format"),
     "load_scen": ("type", "id", "text", "width", "height"),
+    "write_map": ("type", "id", "map", "format"),
     "describe": ("type", "id", "options"),
     **worlds.WORLD_KEYS,
     "generate": ("type", "id", "kind", "width", "height", "seed", "density", "corridor", "room"),
@@ -288,6 +292,24 @@ class Service:
         return {"type": "scenarios", "id": msg["id"],
                 "scenarios": [{"id": s.id, "bucket": s.bucket, "start": list(s.start), "goal": list(s.goal),
                                "optimal": s.optimal} for s in scens]}
+
+    def _write_map(self, msg: dict, cells: object) -> dict:
+        if msg.get("format") != "movingai":
+            got = shown(msg.get("format"), 40)
+            raise BadInput(f"format must be 'movingai' (the only map format written), got {got}", "format")
+        spec = msg.get("map")
+        if not isinstance(spec, dict):
+            raise BadInput("write_map needs a 'map' object with width, height and version", "map")
+        tilemap = self._map(spec, cells)
+        if "terrain_costs" in spec:  # the lab's costs decide what is passable
+            tilemap = self._costs(spec["terrain_costs"], tilemap).view(tilemap)
+        counts = np.bincount(tilemap.terrain.ravel(), minlength=256)
+        lost = [{"code": t.code, "name": t.name, "tiles": int(counts[t.code]),
+                 "cost": None if math.isinf(t.cost) else t.cost, "written": "@" if math.isinf(t.cost) else "."}
+                for t in sorted(tilemap.terrains.values(), key=lambda t: t.code)
+                if counts[t.code] and (t.cost != 1.0 if not math.isinf(t.cost) else t.code != WALL)]
+        return {"type": "map_text", "id": msg["id"], "format": "movingai", "text": to_movingai_map(tilemap),
+                "lost": lost}
 
     # -- the world ----------------------------------------------------------------------------
     def _world_info(self, msg: dict, cells: object) -> dict:
