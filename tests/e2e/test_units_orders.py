@@ -341,3 +341,40 @@ def test_hostile_order_messages_are_refused_and_the_world_keeps_running(lab: Pag
     moved = world(lab)["units"][0]
     assert math.hypot(moved["x"] - before["x"], moved["y"] - before["y"]) > 0.1
     assert rows(lab) == SPLIT
+
+
+def test_a_patrol_from_the_keyboard_alone(lab: Page):
+    """The keyboard cursor (Tab to the map): Space places a unit, P, then M marks each point, Enter sends."""
+    fresh_world(lab, ROOM)
+    lab.get_by_test_id("tool-person").click()
+    lab.get_by_test_id("fit").focus()
+    for _ in range(40):
+        lab.keyboard.press("Tab")
+        if lab.evaluate("document.activeElement?.dataset.testid === 'map'"):
+            break
+    lab.wait_for_function("window.arcstar.cursor() && window.arcstar.cursor().active")
+    at = lab.evaluate("window.arcstar.cursor()")
+    lab.keyboard.press(" ")  # a person on the cursor's tile, selected
+    lab.wait_for_function("window.arcstar.world().units.length === 1", timeout=TIMEOUT_MS)
+    lab.get_by_test_id("tool-select").click()
+    lab.get_by_test_id("map").focus()
+    lab.wait_for_function("window.arcstar.cursor().active")
+    lab.keyboard.press("p")
+    lab.wait_for_function("window.arcstar.world().order.kind === 'patrol'")
+    marked = []
+    for dx, dy in ((6, 0), (0, -4)):
+        for _ in range(abs(dx)):
+            lab.keyboard.press("ArrowRight")
+        for _ in range(abs(dy)):
+            lab.keyboard.press("ArrowUp")
+        c = lab.evaluate("window.arcstar.cursor()")
+        marked.append([c["x"] + 0.5, c["y"] + 0.5])
+        lab.keyboard.press("m")
+        lab.wait_for_function(f"window.arcstar.world().order.points.length === {len(marked)}")
+    assert world(lab)["order"]["points"] == marked
+    assert marked[0] == [at["x"] + 6.5, at["y"] + 0.5]
+    lab.keyboard.press("Enter")
+    lab.wait_for_function("window.arcstar.world().order.kind === 'move'")
+    orders = world(lab)["units"][0]["orders"]
+    assert orders and orders[0].startswith("patrol"), orders
+    assert world(lab)["units"][0]["status"] != "failed"
