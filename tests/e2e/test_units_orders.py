@@ -356,9 +356,7 @@ def test_a_patrol_from_the_keyboard_alone(lab: Page):
     at = lab.evaluate("window.arcstar.cursor()")
     lab.keyboard.press(" ")  # a person on the cursor's tile, selected
     lab.wait_for_function("window.arcstar.world().units.length === 1", timeout=TIMEOUT_MS)
-    lab.get_by_test_id("tool-select").click()
-    lab.get_by_test_id("map").focus()
-    lab.wait_for_function("window.arcstar.cursor().active")
+    assert len(world(lab)["selected"]) == 1
     lab.keyboard.press("p")
     lab.wait_for_function("window.arcstar.world().order.kind === 'patrol'")
     marked = []
