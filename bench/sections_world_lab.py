@@ -11,8 +11,8 @@ from typing import Any
 from bench.common import BenchError, Context, SectionResult, Table, fmt_ms
 
 SECONDS = 10.0
-#: The lab before its paths were drawn through a cached layer (the orders UI in, nothing else since):
-#: measured beside the current lab in the same run.
+#: The lab before its paths were drawn through a cached layer (the orders UI in): measured beside
+#: the current lab in the same run.
 BASELINE = "26ec392"
 
 
@@ -88,8 +88,11 @@ def world_lab(ctx: Context) -> SectionResult:
         "(`LayerTreeHost::DoUpdateLayers`, where the 2D canvas's drawing is rasterised in software).",
         f"'baseline {BASELINE}': the lab of commit {BASELINE} (built from that commit with its own build.py), which "
         "drew the units' 100 dashed paths anew every frame; the current lab draws them into a layer when they "
-        "change and copies it each frame. The two labs take turns in each round (a fresh page each), so load on "
-        "the machine hits both alike.",
+        "change and copies it each frame (it also has whatever main merged since, none of it in the units' "
+        "drawing; the raster column is the canvas alone). The two labs take turns in each round (a fresh page "
+        "each, which goes first alternates), so load on the machine hits both alike over the rounds, not within "
+        "one: on a shared 2-core machine the frame intervals follow the load (the worker's Python, the "
+        "compositor and other processes share the cores), and the CPU columns are the steadier comparison.",
     ]
     res.data = data
     return res
