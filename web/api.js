@@ -11,10 +11,12 @@ import { readOptions, parseUnit } from './controls.js';
 import { asciiRows, openRows } from './io/maps.js';
 import { makeLink } from './io/share.js';
 import { runSearch, cancelSearch } from './search.js';
+import { chooseMethods, raceLength, raceSpeed } from './compare.js';
 import { sliderToSpeed } from './playback.js';
 import { setOptions } from './settings.js';
 import { headingDeg, readHeadings, setHeading } from './headings.js';
 import { LESTER_TILE_PX } from './view/viewport.js';
+import { kindWork } from './maps/kinds.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {import('./app.js').LastResult} LastResult */
@@ -260,6 +262,8 @@ export function labApi(lab) {
         version: model.version,
         map: app.mapKey,
         generator: app.generator ? { ...app.generator } : null,
+        python: { code: app.python.code, on: app.python.ran !== null, ran: app.python.ran, pending: app.python.pending,
+          error: app.python.error ? { text: app.python.error.text, ...(app.python.error.codeError ?? {}) } : null },
         start: [...model.start],
         goal: [...model.goal],
         // As they would be sent: radians (null: none); as typed: degrees text; the marker the keys turn.
@@ -295,6 +299,8 @@ export function labApi(lab) {
         notice: app.notice ? { ...app.notice } : null,
         helpOpen: app.helpOpen,
         benchmark: bench ? { name: bench.name, scenarios: bench.scenarios.length, chosen: bench.chosen ? { ...bench.chosen } : null } : null,
+        // squares, hex (orientation; cells and markers are offset col, row) or waypoints (the graph, tile units)
+        kind: { ...kindWork(app), selected: model.waypoints.selected, shownPath: app.shown?.nodes ? [...app.shown.nodes] : null },
       };
     },
 
@@ -304,6 +310,42 @@ export function labApi(lab) {
       return plans
         ? plans.map((e) => ({ key: e.key, label: e.label, length: e.length, turns: e.turns, legal: e.legal, status: e.status, visible: e.visible }))
         : null;
+    },
+
+    /**
+     * Choose compare mode's methods (as ticking their boxes would): 2 to 4 distinct names the
+     * engine offers. Throws a readable Error, changing nothing, on anything else.
+     * @param {string[]} names
+     * @returns {string[]} the methods chosen, in the engine's order
+     */
+    compareMethods(names) {
+      return chooseMethods(app, names);
+    },
+
+    /**
+     * Compare mode as the page shows it: the methods ticked, whether the comparison is shown or
+     * running, why the last choice or run was refused, and per method its row (time ms, nodes
+     * expanded, length, cost, legal, the core's status) and race position; the race's expansion,
+     * length, play state and speed (expansions a second).
+     */
+    comparison() {
+      const cm = app.methods;
+      return {
+        methods: [...cm.chosen],
+        open: cm.open,
+        layout: cm.layout,
+        running: cm.running,
+        finished: cm.finished,
+        error: cm.error,
+        stale: !!cm.map && cm.map.version !== model.version,
+        runs: (cm.runs ?? []).map((r) => ({
+          method: r.method, label: r.label, color: r.color, state: r.state, status: r.status, ran: r.ran, ms: r.ms,
+          expanded: r.expanded, length: r.length, cost: r.cost, legal: r.legal, message: r.message,
+          recorded: !!r.replay, k: r.replay ? r.replay.k : null, n: r.replay ? r.replay.n : null,
+          path: r.tiles.map((t) => [...t]),
+        })),
+        race: { k: cm.race.k, n: raceLength(app), playing: cm.race.playing, speed: raceSpeed(app) },
+      };
     },
 
     /** The unit's settings as they would be sent, and the errors of bad fields. */

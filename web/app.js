@@ -11,6 +11,7 @@
  * @module app
  */
 
+import { defaultPython } from './python.js';
 import { MapModel, sameTile } from './state.js';
 import { Unit } from './unit.js';
 import { Viewport } from './view/viewport.js';
@@ -100,6 +101,9 @@ import { Viewport } from './view/viewport.js';
  * @property {import('./view/stages.js').Fans | null} [fans]  the directional states seen, per tile and heading
  *   (when the service sends them)
  * @property {import('./view/stages.js').Stages | null} [stages]  the hybrid's stages (when the core sends them)
+ * @property {Array<string | number>} [nodes]  on a waypoint graph: the path's point ids
+ * @property {Map<number, number>} [graphNodes]  on a waypoint graph: point id -> its index in `explored`
+ * @property {number} [graphVersion]  on a waypoint graph: the graph's version searched
  */
 
 /**
@@ -214,12 +218,13 @@ import { Viewport } from './view/viewport.js';
 /**
  * What changed, for the panels that show it.
  * @typedef {'status' | 'controls' | 'options' | 'choices' | 'unit' | 'terrain' | 'costs' | 'replay' | 'bench' | 'compare'
- *           | 'map' | 'maps' | 'view' | 'hover' | 'notes' | 'help' | 'world'} Topic
- * map: the map model changed (terrain, costs, markers, a new map); maps: the map menu's entries; world: the units
+ *           | 'map' | 'maps' | 'view' | 'hover' | 'notes' | 'help' | 'world' | 'methods' | 'race'} Topic
+ * map: the map model changed (terrain, costs, markers, a new map); maps: the map menu's entries; world: the units;
+ * methods: compare mode's choice and runs; race: its race moved (compare.js)
  */
 
 /** @type {ReadonlySet<Topic>} The topics the canvas does not show. */
-const OFF_CANVAS = new Set(['status', 'controls', 'options', 'choices', 'unit', 'costs', 'maps', 'bench', 'notes', 'help']);
+const OFF_CANVAS = new Set(['status', 'controls', 'options', 'choices', 'unit', 'costs', 'maps', 'bench', 'notes', 'help', 'methods', 'race']);
 
 export class AppState {
   /**
@@ -285,6 +290,9 @@ export class AppState {
     this.replaySlider = 394;
     /** @type {{on: boolean, plans: ComparedPlan[] | null}} Pinter's Figure 1 */
     this.compare = { on: false, plans: null };
+    /** @type {import('./compare.js').CompareMode} compare mode: 2 to 4 methods on one query, and their race */
+    this.methods = { chosen: ['astar', 'dijkstra'], open: false, layout: 'side', running: false, map: null, runs: null, error: '', finished: 0,
+      race: { k: 0, playing: false, slider: 394, last: 0 } };
     /** @type {{name: string, scenarios: Scenario[], chosen: Scenario | null} | null} the scenarios offered */
     this.bench = null;
     /** @type {{text: string, ok: boolean | null}} the benchmark verdict or hint */
@@ -298,6 +306,8 @@ export class AppState {
     this.showGrid = true;
     /** @type {Tile | null} the tile under the mouse */
     this.hover = null;
+    /** @type {import('./python.js').PythonState} the Python panel: the user's heuristic() and cost() */
+    this.python = defaultPython();
     /** @type {WorldLab} the units in motion */
     this.world = {
       info: null, on: false, mode: 'edit', tool: 'select', team: 'blue', units: [], rosterVersion: 0, selected: new Set(),

@@ -12,13 +12,18 @@
  * - The hovered tile goes to the app state (the readout and the brush outline show it).
  * - Touch (touch.js): one finger does what the left button does, two fingers pinch and pan; a
  *   second finger cancels the first one's stroke (`cancel`).
+ * - On a hex map the same tools work on hexes (the pointer's hex by cube rounding, a hex brush,
+ *   strokes along hex lines); on a waypoint graph the left button goes to waypointedit.js.
  *
  * @module editor
  */
 
 import { KEY_STEP_DEG, WHEEL_STEP_DEG, headingDeg, normalDeg, rotateHeading, setHeading } from './headings.js';
+import { hexCellAt, hexDisc, hexLine } from './maps/hexgeom.js';
 import { TouchGestures } from './touch.js';
+import { hexBrushRadius } from './view/hex.js';
 import { headingHandle } from './view/paths.js';
+import { WaypointPointer } from './waypointedit.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {'start' | 'goal'} Which */
@@ -38,10 +43,13 @@ export class Editor {
     this.canvas = canvas;
     this.app = app;
     /** @type {null | {kind: 'paint', code: number, last: [number, number]} | {kind: 'marker', which: Which}
-     *   | {kind: 'heading', which: Which, before: string} | {kind: 'pan', x: number, y: number}} the drag under way */
+     *   | {kind: 'heading', which: Which, before: string} | {kind: 'pan', x: number, y: number} | {kind: 'points'}} the drag
+     *   under way (points: on a waypoint graph, waypointedit.js's) */
     this.drag = null;
     /** @type {number | null} */
     this.pointerId = null;
+    /** the left button on a waypoint graph */
+    this.points = new WaypointPointer(canvas, app);
 
     canvas.addEventListener('pointerdown', (e) => this._down(e));
     canvas.addEventListener('pointermove', (e) => this._move(e));
@@ -72,7 +80,8 @@ export class Editor {
     this.pointerId = null;
     delete this.canvas.dataset.dragging;
     if (id !== null && this.canvas.hasPointerCapture(id)) this.canvas.releasePointerCapture(id);
-    if (d.kind === 'paint' || d.kind === 'marker') this.app.model.cancelStroke();
+    if (d.kind === 'points') this.points.cancel();
+    else if (d.kind === 'paint' || d.kind === 'marker') this.app.model.cancelStroke();
     else if (d.kind === 'heading') {
       this.app.unitInput[d.which === 'start' ? 'start_heading' : 'goal_heading'] = d.before;
       this.app.emit('unit', 'view');
@@ -84,7 +93,13 @@ export class Editor {
    * @param {{clientX: number, clientY: number}} e
    */
   _tileAt(e) {
-    return this.app.viewport.tileAt(this.canvas.getBoundingClientRect(), e.clientX, e.clientY);
+    const vp = this.app.viewport;
+    const m = this.app.model;
+    if (m.kind === 'hex') {
+      const r = this.canvas.getBoundingClientRect();
+      return hexCellAt((e.clientX - r.left - vp.ox) / vp.tileSize, (e.clientY - r.top - vp.oy) / vp.tileSize, m.orientation);
+    }
+    return vp.tileAt(this.canvas.getBoundingClientRect(), e.clientX, e.clientY);
   }
 
   /**
@@ -103,6 +118,7 @@ export class Editor {
    * @returns {Which | null}
    */
   _knobAt(e) {
+    if (this.app.model.kind !== 'squares') return null; // headings are for squares
     const [px, py] = this._mapPx(e);
     const ts = this.app.viewport.tileSize;
     for (const which of MARKERS) {
@@ -118,7 +134,7 @@ export class Editor {
     e.preventDefault();
     const [tx, ty] = this._tileAt(e);
     const over = MARKERS.find((w) => this.app.model[w][0] === tx && this.app.model[w][1] === ty);
-    if (over && e.deltaY !== 0 && !e.ctrlKey) {
+    if (over && e.deltaY !== 0 && !e.ctrlKey && this.app.model.kind === 'squares') {
       // The wheel over a marker turns it (down: clockwise on the screen); notches close together are one undo step.
       rotateHeading(this.app, over, e.deltaY > 0 ? WHEEL_STEP_DEG : -WHEEL_STEP_DEG, { join: true });
       return;
@@ -133,7 +149,8 @@ export class Editor {
 
   /** @param {[number, number] | null} tile */
   _hover(tile) {
-    this.app.hover = tile && this.app.model.inBounds(tile[0], tile[1]) ? tile : null;
+    // (a waypoint graph has no tiles to point at)
+    this.app.hover = tile && this.app.model.kind !== 'waypoints' && this.app.model.inBounds(tile[0], tile[1]) ? tile : null;
     this.app.emit('hover');
   }
 
@@ -149,6 +166,9 @@ export class Editor {
     if (e.button === 1 || (e.button === 0 && space.held)) {
       this.drag = { kind: 'pan', x: e.clientX, y: e.clientY };
       if (space.held) space.panned = true;
+    } else if (m.kind === 'waypoints') {
+      if (!this.points.down(e)) return;
+      this.drag = { kind: 'points' };
     } else if (e.button === 0 && this._knobAt(e)) {
       const which = /** @type {Which} */ (this._knobAt(e));
       const key = which === 'start' ? 'start_heading' : 'goal_heading';
@@ -188,6 +208,10 @@ export class Editor {
     this._hover(tile);
     const d = this.drag;
     if (!d || (this.pointerId !== null && e.pointerId !== this.pointerId)) return;
+    if (d.kind === 'points') {
+      this.points.move(e);
+      return;
+    }
     if (d.kind === 'pan') {
       this.app.viewport.panBy(e.clientX - d.x, e.clientY - d.y);
       d.x = e.clientX;
@@ -213,7 +237,8 @@ export class Editor {
     }
     if (tile[0] === d.last[0] && tile[1] === d.last[1]) return;
     // Fill the tiles between two pointer events, so fast drags leave no gaps.
-    stamp(this.app, lineTiles(d.last, tile), d.code);
+    const m = this.app.model;
+    stamp(this.app, m.kind === 'hex' ? hexLine(d.last, tile, m.orientation) : lineTiles(d.last, tile), d.code);
     d.last = tile;
   }
 
@@ -226,6 +251,10 @@ export class Editor {
     this.pointerId = null;
     delete this.canvas.dataset.dragging;
     if (kind === 'pan') return;
+    if (d.kind === 'points') {
+      this.points.up(e);
+      return;
+    }
     if (d.kind === 'heading') {
       const which = d.which;
       const key = which === 'start' ? 'start_heading' : 'goal_heading';
@@ -261,6 +290,13 @@ export function brushSquare(app, x, y) {
 export function stamp(app, centres, code) {
   /** @type {Array<[number, number]>} */
   const tiles = [];
+  const m = app.model;
+  if (m.kind === 'hex') {
+    // hexes within the brush's radius of each centre
+    for (const c of centres) tiles.push(...hexDisc(c, hexBrushRadius(app.paint.brush), m.orientation));
+    app.model.paint(tiles, code);
+    return;
+  }
   for (const [cx, cy] of centres) {
     const [x0, y0, b] = brushSquare(app, cx, cy);
     for (let dy = 0; dy < b; dy++) for (let dx = 0; dx < b; dx++) tiles.push([x0 + dx, y0 + dy]);

@@ -72,7 +72,7 @@ export class CancelledError extends Error {
 export class EngineError extends Error {
   /**
    * @param {string} message
-   * @param {{kind?: ErrorKind, field?: string, id?: Id | null}} [details]
+   * @param {{kind?: ErrorKind, field?: string, id?: Id | null, codeError?: import('./protocol.js').CodeError | null}} [details]
    */
   constructor(message, details = {}) {
     super(message);
@@ -83,6 +83,8 @@ export class EngineError extends Error {
     this.field = details.field ?? '';
     /** @type {Id | null} */
     this.id = details.id ?? null;
+    /** Where the Python panel's code failed, when it did. @type {import('./protocol.js').CodeError | null} */
+    this.codeError = details.codeError ?? null;
   }
 
   /**
@@ -95,6 +97,7 @@ export class EngineError extends Error {
       kind,
       field: typeof msg.field === 'string' ? msg.field : '',
       id: msg.id ?? null,
+      codeError: msg.code_error && typeof msg.code_error === 'object' ? msg.code_error : null,
     });
   }
 }
@@ -169,7 +172,7 @@ export class Engine {
     /** @type {((msg: any) => void) | null} hears every world_state, and errors with id null */
     this.onWorld = null;
     this.isReady = false;
-    /** @type {number | null} the map version the worker holds */
+    /** @type {number | string | null} the map version the worker holds */
     this.workerVersion = null;
     const signal = readySignal();
     /** @type {Promise<BootInfo>} resolves when the engine can search (a new promise per worker) */

@@ -4,7 +4,7 @@
  * Ctrl+Y undo and redo, 1-9 choose a terrain, [ and ] the brush, P and E the tool, + - 0 zoom,
  * arrows pan, . and , step the replay, Home and End jump in it, Space plays or pauses (held
  * down, a left drag pans), R and Shift+R turn the selected marker by 45 degrees and Delete clears
- * its heading, N generates a new map with a new seed, and ? opens the help (Esc closes it). Keys typed into a field stay in
+ * its heading, N generates a new map with a new seed, C compares the methods ticked (compare.js), and ? opens the help (Esc closes it). Keys typed into a field stay in
  * the field; while the help is open only Esc and ? act.
  *
  * U switches the mouse between editing the map and commanding units. In Command units mode
@@ -25,6 +25,7 @@ import { BRUSHES, selectTerrain, setBrush, setTool } from './panels/terrain.js';
 import { fitView, zoomBy } from './panels/viewbar.js';
 import { seekReplay, stepReplay, togglePlay } from './playback.js';
 import { cancelSearch, findFromUi } from './search.js';
+import { runCompare } from './compare.js';
 import { KEY_STEP_DEG, rotateHeading, setHeading } from './headings.js';
 import { SPEEDS, removeUnits, setMode, setSpeed, stepWorld, stopSelected, togglePlayWorld } from './world.js';
 
@@ -146,6 +147,7 @@ export function listenToKeys(app, engine, canvas, cursor) {
       else if (key === 'r') rotateHeading(app, app.markerFocus, e.shiftKey ? -KEY_STEP_DEG : KEY_STEP_DEG);
       else if (key === 'Delete' || key === 'Backspace') setHeading(app, app.markerFocus, null);
       else if (key === 'n') void generateFromUi(app, engine, true);
+      else if (key === 'c') void runCompare(app, engine);
       else if (key === 'p') setTool(app, 'paint');
       else if (key === 'e') setTool(app, 'erase');
       else if (digit && terrains[digit - 1]) selectTerrain(app, terrains[digit - 1].code);

@@ -44,8 +44,12 @@ export const ErrorKind = Object.freeze({
 /**
  * Page -> worker requests.
  * @typedef {{width: number, height: number, version: number | string, cells?: Uint8Array,
- *            terrain_costs?: TerrainCost[]}} WireMap
- * @typedef {{type: 'plan', id: Id, map: WireMap, start: End, goal: GoalEnd, alongside?: boolean, options?: Record<string, unknown>}} PlanMessage
+ *            terrain_costs?: TerrainCost[], kind?: 'squares' | 'hex' | 'waypoints', orientation?: 'pointy' | 'flat',
+ *            nodes?: WaypointNode[], edges?: WaypointEdge[]}} WireMap
+ * @typedef {{id: string | number, x: number, y: number}} WaypointNode  tile units
+ * @typedef {{from: string | number, to: string | number}} WaypointEdge  costs its length
+ * @typedef {{type: 'plan', id: Id, map: WireMap, start: End | Id, goal: GoalEnd | Id, alongside?: boolean, options?: Record<string, unknown>,
+ *            code?: string}} PlanMessage  code: the Python panel's source (heuristic() and/or cost())
  * @typedef {{type: 'cancel', id: Id}} CancelMessage
  * @typedef {{type: 'info', id: Id}} InfoRequest
  * @typedef {'movingai' | 'json' | 'ascii'} MapFormat
@@ -74,8 +78,9 @@ export const ErrorKind = Object.freeze({
  * @typedef {{kind: GeneratorKind, width: number, height: number, seed: number, density?: number | null,
  *            corridor?: number, room?: number}} GeneratorParams  tiles; seed 0..2^32-1; density: see the schema
  * @typedef {{type: 'generate', id: Id} & GeneratorParams} GenerateMessage
+ * @typedef {{type: 'check_code', id: Id, code: string}} CheckCodeMessage  compile and sample the Python panel's code
  * @typedef {PlanMessage | CancelMessage | InfoRequest | LoadMapMessage | LoadScenMessage | DescribeRequest | WorldRequest
- *           | GenerateMessage | WriteMapMessage} PageRequest
+ *           | GenerateMessage | WriteMapMessage | CheckCodeMessage} PageRequest
  */
 
 /**
@@ -85,7 +90,10 @@ export const ErrorKind = Object.freeze({
  * @typedef {{type: 'started', id: Id}} StartedMessage
  * @typedef {{type: 'progress', id: Id, expanded: number, open: number}} ProgressMessage
  * @typedef {{type: 'result', id: Id, result: SearchResult}} ResultMessage
- * @typedef {{type: 'error', id: Id | null, kind: ErrorKind, field: string, message: string}} ErrorMessage
+ * @typedef {{function: 'heuristic' | 'cost' | 'module' | null, line: number | null, reason: string}} CodeError
+ *   where the Python panel's code failed: the function, the line in its source, why (a code)
+ * @typedef {{type: 'error', id: Id | null, kind: ErrorKind, field: string, message: string, code_error?: CodeError}} ErrorMessage
+ * @typedef {{type: 'code_checked', id: Id, functions: Array<'heuristic' | 'cost'>}} CodeCheckedMessage
  * @typedef {{type: 'cancelled', id: Id | null}} CancelledMessage
  * @typedef {{type: 'info', id: Id, version: string, methods: string[], heuristics: string[], diagonal: string[],
  *            costs: string[], open_lists: string[], stop: string[], limits: Record<string, Record<string, unknown>>,
@@ -136,7 +144,7 @@ export const ErrorKind = Object.freeze({
  *   a generated map (as a map answer), its ends, and the parameters as used (the density the kind used)
  * @typedef {BootMessage | StartedMessage | ProgressMessage | ResultMessage | ErrorMessage | CancelledMessage
  *           | InfoMessage | MapMessage | ScenariosMessage | DescribeMessage | CrashedMessage | WorldInfoMessage
- *           | WorldScenarioMessage | WorldStateMessage | GeneratedMessage | MapTextMessage} WorkerAnswer
+ *           | WorldScenarioMessage | WorldStateMessage | GeneratedMessage | MapTextMessage | CodeCheckedMessage} WorkerAnswer
  */
 
 /**
@@ -166,15 +174,20 @@ export const ErrorKind = Object.freeze({
  *   the states opened and closed, one byte per tile, bit k for heading k (view/stages.js reads them)
  * @property {unknown} [stages]  the hybrid's steps (astar, forward, backward, patch, failed; view/stages.js checks
  *   and reads them)
+ * @property {{functions: string[], calls: {heuristic: number, cost: number}, heuristic_used: boolean,
+ *             admissible: boolean | null}} [user_code]  a plan with the Python panel's code
  */
 
 /**
  * @typedef {Object} PlanRequest
- * @property {{width: number, height: number, version: number, cells: Uint8Array,
- *             terrainCosts?: Array<[number, number | null]>}} map
- * @property {End} start
- * @property {GoalEnd} goal
+ * @property {{width: number, height: number, version: number | string, cells: Uint8Array,
+ *             terrainCosts?: Array<[number, number | null]>, kind?: 'squares' | 'hex' | 'waypoints',
+ *             orientation?: 'pointy' | 'flat', nodes?: WaypointNode[], edges?: WaypointEdge[]}} map
+ *   hex: start and goal axial [q, r]; waypoints: node ids
+ * @property {End | string | number} start
+ * @property {GoalEnd | string | number} goal
  * @property {Record<string, unknown>} [options]
+ * @property {string} [code]  the Python panel's source, when it is on
  * @property {(p: {expanded: number, open: number}) => void} [onProgress]
  */
 
@@ -194,16 +207,22 @@ export function planMessage(id, req, withCells) {
   const wireMap = { width: map.width, height: map.height, version: map.version };
   /** @type {Transferable[]} */
   const transfer = [];
-  if (withCells) {
+  // A hex map's cells travel as squares' do; a waypoint graph's nodes and edges in the JSON.
+  if (map.kind) wireMap.kind = map.kind;
+  if (map.orientation) wireMap.orientation = map.orientation;
+  if (map.kind === 'waypoints') {
+    wireMap.nodes = map.nodes;
+    wireMap.edges = map.edges;
+  } else if (withCells) {
     const copy = map.cells.slice();
     wireMap.cells = copy;
     if (map.terrainCosts) wireMap.terrain_costs = map.terrainCosts;
     transfer.push(copy.buffer);
   }
-  return {
-    message: { type: 'plan', id, map: wireMap, start: req.start, goal: req.goal, options: req.options || {} },
-    transfer,
-  };
+  /** @type {PlanMessage} */
+  const message = { type: 'plan', id, map: wireMap, start: req.start, goal: req.goal, options: req.options || {} };
+  if (typeof req.code === 'string') message.code = req.code;
+  return { message, transfer };
 }
 
 /** @param {Id} id @returns {CancelMessage} */
@@ -269,6 +288,17 @@ export function worldStartMessage(id, map, options, withCells) {
 export function writeMapRequest(map) {
   const wire = { width: map.width, height: map.height, version: map.version, cells: map.cells.slice() };
   return { type: 'write_map', format: 'movingai', map: map.terrainCosts ? { ...wire, terrain_costs: map.terrainCosts } : wire };
+}
+
+/**
+ * A check_code request without its id (what `Engine.request` takes): compile the Python panel's
+ * code and call its functions once on sample arguments (answered by code_checked, or an error
+ * whose code_error says where).
+ * @param {string} code
+ * @returns {Omit<CheckCodeMessage, 'id'>}
+ */
+export function checkCodeRequest(code) {
+  return { type: 'check_code', code };
 }
 
 /**

@@ -20,7 +20,9 @@ import { endOf, readHeadings } from './headings.js';
 import { methodLabel, plansCurves, plansForPeople } from './settings.js';
 import { readFans, readStages, tilesOfFans } from './view/stages.js';
 import { fixed, fmt, messageOf, plural } from './util.js';
+import { afterSearch, withCode } from './python.js';
 import { fallbackOf, resultStatus } from './verdict.js';
+import { searchGraph } from './graphsearch.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
 /** @typedef {import('./app.js').LastResult} LastResult */
@@ -37,7 +39,7 @@ export const TRACE_LIMIT = 50_000;
  * The settings as they would be sent, and every reason they cannot be.
  * @param {AppState} app
  */
-function readSettings(app) {
+export function readSettings(app) {
   const { options, errors } = readOptions(app.search);
   const unit = parseUnit(app.unitInput);
   const headings = readHeadings(app.unitInput);
@@ -55,7 +57,7 @@ function readSettings(app) {
  * @param {{method?: string, turning?: string | null, width?: number}} [ask]  a method, a turning method or a width
  *   instead of the chosen ones
  */
-function planOptions(app, settings, ask = {}) {
+export function planOptions(app, settings, ask = {}) {
   const method = ask.method ?? settings.options.method;
   const u = { ...settings.unit, width: ask.width ?? settings.unit.width };
   if (plansCurves(app, method)) {
@@ -99,6 +101,7 @@ export function wireMap(app) {
  */
 export async function runSearch(app, engine, start, goal) {
   try {
+    if (app.model.kind !== 'squares') return await searchGraph(app, engine); // hexes, waypoints: graphsearch.js
     if (app.compare.on) return await compare(app, engine, start, goal);
     return await search(app, engine, start, goal);
   } finally {
@@ -147,8 +150,10 @@ export function cancelSearch(app, engine) {
  */
 async function search(app, engine, start, goal, ask = {}) {
   const settings = readSettings(app);
-  const { options, turning, curves } = planOptions(app, settings, ask);
-  const ends = { start: endOf(start, settings.headings.start), goal: endOf(goal, settings.headings.goal) };
+  // With the Python panel on: its code goes along, for a point unit's tile path with no headings.
+  const { options, turning, curves, code } = withCode(app, planOptions(app, settings, ask));
+  const python = code !== undefined;
+  const ends = { start: endOf(start, python ? null : settings.headings.start), goal: endOf(goal, python ? null : settings.headings.goal) };
   if (settings.problems.length) {
     app.emit('options', 'unit', 'terrain');
     const message = `Not searching: ${settings.problems[0]}`;
@@ -174,12 +179,14 @@ async function search(app, engine, start, goal, ask = {}) {
       start: ends.start,
       goal: ends.goal,
       options,
+      code,
       onProgress: (p) => {
         expanded = p.expanded;
         if (app.searching) app.setStatus('searching', `Searching… ${plural(p.expanded, 'node')} expanded, ${fmt(p.open)} open (${seconds()} s)`, null);
       },
     });
   } catch (e) {
+    if (code !== undefined && !(e instanceof CancelledError)) afterSearch(app, e, null);
     app.noReplay = e instanceof CancelledError ? 'cancelled' : 'failed';
     app.emit('replay');
     if (e instanceof CancelledError) {
@@ -198,6 +205,7 @@ async function search(app, engine, start, goal, ask = {}) {
     throw e;
   }
   app.searching = false;
+  if (code !== undefined) afterSearch(app, null, res);
   // An edit or an undo while it ran: the answer is for the map before it, and says so.
   const edited = app.model.version !== version;
   const out = showResult(app, res, { start, goal, version, width: map.width, height: map.height, turning, curves, costs: options.costs, edited, trace: options.trace });

@@ -12,8 +12,13 @@
  * `version` changes whenever the terrain or a cost changes (never reused, also
  * not by undo, nor by loading another map), so the worker can key its map cache by it.
  *
+ * The map's kind (squares, hex, waypoints; maps/kinds.js switches it) is kept here too: a hex
+ * map is these same cells as offset (column, row) hexes, a waypoint graph is its own data.
+ *
  * @module state
  */
+
+import { WaypointGraph } from './maps/waypointgraph.js';
 
 /** @typedef {[number, number]} Tile */
 
@@ -234,6 +239,12 @@ export class MapModel {
      * @type {Array<number | null>}
      */
     this.costs = [...terrain.costs];
+    /** @type {'squares' | 'hex' | 'waypoints'} what the map is: tiles, hexes (the same cells), or a waypoint graph */
+    this.kind = 'squares';
+    /** @type {import('./maps/hexgeom.js').Orientation} how hexes are drawn: pointy-top (odd-r rows) or flat-top (odd-q columns) */
+    this.orientation = 'pointy';
+    /** the waypoint graph (kept while another kind is shown) */
+    this.waypoints = new WaypointGraph();
     this.load(map);
   }
 

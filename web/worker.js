@@ -311,7 +311,10 @@ function postServiceError(id, resp, what) {
   if (resp && resp.type === 'error') {
     const kind = resp.kind === BAD_INPUT ? BAD_INPUT : INTERNAL;
     const field = typeof resp.field === 'string' ? resp.field : '';
-    return post(errorAnswer(id, kind, field, String(resp.message || `The ${what} request failed`)));
+    const answer = errorAnswer(id, kind, field, String(resp.message || `The ${what} request failed`));
+    // where the Python panel's code failed (function, line, reason), as the service said it
+    if (resp.code_error && typeof resp.code_error === 'object') return post({ ...answer, code_error: resp.code_error });
+    return post(answer);
   }
   post(errorAnswer(id, INTERNAL, '', `Unexpected answer to ${what}: ${JSON.stringify(resp).slice(0, 200)}`));
 }
@@ -809,6 +812,7 @@ ctx.onmessage = async (/** @type {MessageEvent} */ e) => {
       case 'world_order':
       case 'world_step':
       case 'generate':
+      case 'check_code':
         return requestMessage(msg);
       case 'world_start':
         return startWorld(msg);

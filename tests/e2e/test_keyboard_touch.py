@@ -257,7 +257,9 @@ def test_command_units_from_the_keyboard(lab: Page):
 @pytest.fixture(scope="module")
 def phone(browser, site_url):
     """The lab on a 390 px wide touch screen (a new context), with the engine ready."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    # bypass_csp: see conftest.open_lab (wait_for_function runs a string with eval)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2,
+                                  bypass_csp=True)
     context.add_init_script(RECORDER)
     page = context.new_page()
     errors: list[str] = []

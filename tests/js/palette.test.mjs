@@ -3,7 +3,7 @@
 // vision and in simulated protanopia and deuteranopia (Machado 2009).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { COLORS } from '../../web/view/colors.js';
+import { COLORS, METHOD_COLORS } from '../../web/view/colors.js';
 import { ciede2000, lab, over, parseCss, simulate } from './cvd.mjs';
 
 /** The smallest difference allowed between the colours of a key pair. */
@@ -68,4 +68,22 @@ test('the simulation leaves greys grey and merges red and green for deuteranopes
   const red = lab(simulate([200, 60, 60], 'deuteranopia'));
   const green = lab(simulate([90, 140, 60], 'deuteranopia'));
   assert.ok(ciede2000(red, green) < ciede2000(lab([200, 60, 60]), lab([90, 140, 60])));
+});
+
+test("compare mode's method colours stay distinct from each other and from the background", () => {
+  const failures = [];
+  const colours = METHOD_COLORS.map(parseCss);
+  const background = parseCss(COLORS.background);
+  for (const vision of VISIONS) {
+    const seen = colours.map((c) => lab(simulate(c, vision)));
+    for (let i = 0; i < seen.length; i++) {
+      const bg = ciede2000(seen[i], lab(simulate(background, vision)));
+      if (bg < 3 * MIN_DE) failures.push(`${vision}: ${METHOD_COLORS[i]} on the background: \u0394E00 ${bg.toFixed(1)}`);
+      for (let j = i + 1; j < seen.length; j++) {
+        const de = ciede2000(seen[i], seen[j]);
+        if (de < MIN_DE) failures.push(`${vision}: ${METHOD_COLORS[i]} vs ${METHOD_COLORS[j]}: \u0394E00 ${de.toFixed(1)} < ${MIN_DE}`);
+      }
+    }
+  }
+  assert.deepEqual(failures, []);
 });

@@ -110,13 +110,15 @@ describe('the schema', () => {
     const world = ['world_info', 'world_preset', 'world_start', 'world_add', 'world_remove', 'world_order', 'world_step'];
     assert.deepEqual(Object.keys(byType.page_request), [
       'plan', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'world_run', 'generate', 'write_map',
+      'check_code',
     ]);
     assert.deepEqual(Object.keys(byType.service_request), [
-      'plan', 'step', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'generate', 'write_map',
+      'plan', 'step', 'cancel', 'info', 'load_map', 'load_scen', 'describe', ...world, 'generate', 'write_map', 'check_code',
     ]);
     assert.deepEqual(Object.keys(byType.answer), [
       'boot', 'started', 'progress', 'result', 'error', 'cancelled', 'info', 'map', 'scenarios', 'describe',
       'crashed', 'world_info', 'world_scenario', 'world_state', 'generated', 'map_text',
+      'code_checked',
     ]);
   });
 
@@ -172,6 +174,17 @@ describe('requests built by engine.js', () => {
     assert.ok(map.cells instanceof Uint8Array && map.cells !== cells);
     assert.deepEqual(map.terrain_costs, [[2, null], [3, 1.5]]);
     assertInvalid({ ...message, format: 'png' }, 'page_request');
+  });
+
+  test("the Python panel's code goes with a plan and alone in check_code; only text is code", () => {
+    const code = 'def heuristic(x, y, gx, gy):\n    return 0\n';
+    const { message } = engine.planMessage('pc', /** @type {any} */ ({ ...req, code }), true);
+    assertValid(message, 'page_request');
+    assert.equal(message.code, code);
+    assert.equal(engine.planMessage('pn', /** @type {any} */ (req), true).message.code, undefined);
+    assertValid(engine.requestMessage('cc', engine.checkCodeRequest(code)), 'page_request');
+    assertInvalid({ ...message, code: 12 }, 'page_request');
+    assertInvalid({ ...message, code: 'x'.repeat(70_000) }, 'page_request');
   });
 
   test('world messages: world_start carries its map as a plan does; the others are plain requests', () => {

@@ -120,7 +120,19 @@ def samples() -> dict[str, list[dict]]:
     world_samples(ask)
     ask({"type": "generate", "id": "g", "kind": "caves", "width": 20, "height": 12, "seed": 5, "density": 0.45})
     ask({"type": "generate", "id": "g2", "kind": "maze", "width": 9, "height": 7, "seed": 0, "corridor": 1})
+    user_code_samples(ask, finish)
     return {"requests": requests, "answers": answers}
+
+
+def user_code_samples(ask, finish) -> None:  # noqa: ANN001 (the samples' recorder)
+    """The Python panel: check_code, a plan with user code to its result, and a code_error."""
+    code = "def heuristic(x, y, gx, gy):\n    return 10 * max(abs(x - gx), abs(y - gy))\n"
+    ask({"type": "check_code", "id": "cc", "code": code})
+    grid = np.zeros((5, 7), dtype=np.uint8)
+    grid[1:4, 3] = 1
+    ask({**plan_msg("user", 7, 5, [1, 2], [5, 2], version="user"), "code": code}, grid.tobytes())
+    finish("user")
+    ask({"type": "check_code", "id": "bad", "code": "def cost(x, y, t):\n    return -1\n"})
 
 
 def world_samples(ask) -> None:  # noqa: ANN001 (the samples' recorder)

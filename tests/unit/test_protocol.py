@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from arcstar.maps.jsontext import nesting_depth
 from arcstar.outcomes import ErrorKind, Status
 from arcstar.planner import Stage
-from arcstar.service import Service, protocol
+from arcstar.service import Service, graphmaps, protocol
 from arcstar.service.service import MAP_KEYS, REQUEST_KEYS
 from protocol_samples import call, plan_msg, run_to_end, samples
 
@@ -77,7 +77,8 @@ def test_hand_written_checks_accept_exactly_the_schema_fields():
         assert set(REQUEST_KEYS[kind]) == set(entry["properties"]), kind
         assert entry["additionalProperties"] is False
     plan_map = defs["plan"]["properties"]["map"]["properties"]
-    assert set(MAP_KEYS) | {"cells"} == set(plan_map)  # cells travels beside the JSON
+    graph_keys = set(graphmaps.HEX_KEYS) | set(graphmaps.WAYPOINT_KEYS)  # map.kind hex and waypoints
+    assert set(MAP_KEYS) | graph_keys | {"cells"} == set(plan_map)  # cells travels beside the JSON
     assert set(protocol.DTYPES) == set(defs["dtype"]["enum"])
 
 

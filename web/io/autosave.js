@@ -28,7 +28,7 @@ export const SAVE_DELAY_MS = 300;
 /** The most characters written (Chromium keeps about 5 M per origin): larger maps are not autosaved. */
 export const MAX_SAVE_CHARS = MAX_WORK_CHARS;
 /** The topics that change what is saved. */
-const SAVED_TOPICS = /** @type {const} */ (['map', 'maps', 'costs', 'options', 'unit', 'view']);
+const SAVED_TOPICS = /** @type {const} */ (['map', 'maps', 'costs', 'options', 'unit', 'view', 'methods']);
 
 /**
  * The work as saved (a JSON text: the same snapshot share links and work files carry), or a

@@ -14,6 +14,7 @@ import { messageOf } from '../util.js';
 import { SAVE_KEY } from './autosave.js';
 import { decodeFragment, encodeFragment, isShareFragment, MAX_LINK_CHARS } from './linkcodec.js';
 import { openWork, readWork, workText } from './work.js';
+import { pendingNote } from '../python.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
 /** @typedef {import('../engine.js').Engine} Engine */
@@ -67,9 +68,9 @@ export async function openLink(app, engine, hash, atLoad = false) {
     } catch {
       /* storage unavailable: Undo still brings the work back */
     }
-    await openWork(app, engine, work, 'open the shared link');
+    await openWork(app, engine, work, 'open the shared link', 'link');
     const units = work.world ? `, ${work.world.units.length === 1 ? '1 unit' : `${work.world.units.length} units`}` : '';
-    const text = `Opened the shared link: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.`;
+    const text = `Opened the shared link: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.${pendingNote(app)}`;
     const ready = app.engineState === 'ready';
     app.setStatus(ready ? 'ready' : 'loading', `${text}${ready ? '' : ' The engine is still loading.'}`, ready ? 1 : null);
     if (atLoad) {

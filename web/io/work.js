@@ -2,7 +2,9 @@
 /**
  * The user's work as one snapshot: the map (cells run-length encoded), terrain costs, start and
  * goal, the search and unit settings (the markers' headings are unit settings), the view's
- * options, the last generator's settings and the world's units when there are any. Autosave,
+ * options, the last generator's settings, the world's units when there are any, and the Python
+ * panel's code (with the code run, and whether it still awaits this user's first Run: code that
+ * comes with a link or a file is shown Off and never run before the receiver presses Run). Autosave,
  * share links and the JSON export all write it with `workText` and read it with `readWork`, so whatever is added here travels in
  * all three. Read as untrusted: every field is checked, and anything malformed throws an Error
  * saying what, before anything on the page changes.
@@ -15,8 +17,10 @@
 
 import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../controls.js';
 import { checkSettings } from '../generator.js';
+import { kindWork, readKindWork, showKindWork } from '../maps/kinds.js';
 import { messageOf } from '../util.js';
 import { KINDS, say, standing, startWorld } from '../world.js';
+import { pendingNote, pythonWork, readPythonWork, showPythonWork, untrusted } from '../python.js';
 import { showMap } from './maps.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -59,6 +63,9 @@ const MAX_UNIT_SIZE = 100;
  * @property {boolean} grid  grid lines shown
  * @property {import('../generator.js').GeneratorSettings | null} generator  the last generator's settings
  * @property {WorkWorld | null} world
+ * @property {string[] | null} compare  compare mode's ticked methods (null: none saved, the page's stay)
+ * @property {import('../python.js').PythonWork} python  the Python panel's code
+ * @property {import('../maps/kinds.js').KindWork} kind  squares, hex (and how drawn) or waypoints, with the waypoint graph
  */
 
 /**
@@ -101,6 +108,9 @@ export function currentWork(app) {
     grid: app.showGrid,
     generator: app.generator ? { ...app.generator } : null,
     world: w.on && w.units.length ? { avoidance: w.avoidance, seed: w.seed, fog: w.fog, units: standing(app, w.units) } : null,
+    compare: [...app.methods.chosen],
+    python: pythonWork(app.python),
+    kind: kindWork(app),
   };
 }
 
@@ -126,7 +136,10 @@ export function workText(app, work = currentWork(app)) {
     driveSpeed: work.speed,
     showGrid: work.grid,
     generator: work.generator,
+    compare: work.compare,
     ...(work.world ? { world: work.world } : {}),
+    python: work.python,
+    ...(work.kind.kind !== 'squares' || work.kind.waypoints.nodes.length ? { kind: work.kind } : {}),
   });
   return text.length > MAX_WORK_CHARS ? tooBig : { text };
 }
@@ -151,6 +164,17 @@ const isName = (v, most = MAX_NAME) => typeof v === 'string' && v.length >= 1 &&
 
 /** @param {unknown} v */
 const isFinite = (v) => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * Compare mode's ticked methods, checked for shape (whether the engine offers them is checked when
+ * they run): up to 4 distinct names; anything else is dropped (null), the rest of the work is kept.
+ * @param {unknown} d
+ * @returns {string[] | null}
+ */
+function readCompare(d) {
+  const name = (/** @type {unknown} */ v) => typeof v === 'string' && /^[a-z][a-z0-9_]{0,39}$/.test(v);
+  return Array.isArray(d) && d.length <= 4 && d.every(name) && new Set(d).size === d.length ? [...d] : null;
+}
 
 /**
  * The world's part, checked: units on the map, of a known kind or with sizes in range.
@@ -274,6 +298,9 @@ export function readWork(app, source) {
     grid: d.showGrid !== false,
     generator,
     world: readWorld(d.world, width, height),
+    compare: readCompare(d.compare),
+    python: readPythonWork(d.python),
+    kind: readKindWork(d.kind),
   };
 }
 
@@ -292,7 +319,10 @@ export function showWork(app, engine, work) {
   app.unit.setSpeed(work.speed, performance.now());
   app.showGrid = work.grid;
   app.generator = work.generator;
-  app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs');
+  if (work.compare) app.methods.chosen = [...work.compare];
+  showPythonWork(app, work.python);
+  showKindWork(app, work.kind);
+  app.emit('options', 'unit', 'view', 'notes', 'maps', 'costs', 'methods');
 }
 
 /**
@@ -325,8 +355,10 @@ export async function placeUnits(app, engine, world) {
  * @param {Engine} engine
  * @param {Work} work
  * @param {string} label  for the Undo button's title, e.g. "open the shared link"
+ * @param {'link' | 'file'} [from]  where it came from: its Python code is shown, not run, until Run
  */
-export async function openWork(app, engine, work, label) {
+export async function openWork(app, engine, work, label, from = 'file') {
+  work = { ...work, python: untrusted(work.python, from) };
   const m = app.model;
   const before = currentWork(app);
   const history = m.undoStack;
@@ -383,7 +415,7 @@ export async function openWorkFile(app, engine, file) {
     await openWork(app, engine, work, `open ${name}`);
     const units = work.world ? `, ${work.world.units.length === 1 ? '1 unit' : `${work.world.units.length} units`}` : '';
     app.setStatus(app.engineState === 'ready' ? 'ready' : 'loading',
-      `Opened ${name}: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.`, 1);
+      `Opened ${name}: a ${work.map.width} x ${work.map.height} map with its costs, start and goal, settings${units}. Undo (Ctrl+Z) brings back your work.${pendingNote(app)}`, 1);
     return true;
   } catch (e) {
     app.setStatus('error', `Error: ${name}: ${messageOf(e)}. Your map and work are as they were.`, 0);

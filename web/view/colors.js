@@ -47,6 +47,13 @@ export const COLORS = Object.freeze({
 export const COMPARE_COLORS = Object.freeze({ raw: '#c9d1d9', smooth: '#4cc9f0', ignore: '#f72585', chosen: '#ffb347', directional: '#b794f6' });
 
 /**
+ * Compare mode's methods, in the order chosen: Okabe and Ito's colour-blind-safe orange, sky
+ * blue, bluish green and reddish purple (their yellow is too near the orange for deuteranopes:
+ * tests/js/palette.test.mjs checks the four apart).
+ */
+export const METHOD_COLORS = Object.freeze(['#e69f00', '#56b4e9', '#009e73', '#cc79a7']);
+
+/**
  * The hybrid's stages: its 4-neighbour A* path, the two Smoothing48 passes and where each gave
  * up, and the Directional-8 patch between them.
  */

@@ -14,9 +14,11 @@
 import { COLORS } from './colors.js';
 import { drawBlocked, drawBrush, drawComparison, drawMarker, drawRoute, drawTilePath, drawUnit } from './paths.js';
 import { readHeadings } from '../headings.js';
+import { drawHexMap } from './hex.js';
 import { drawHeadingFans, drawStages } from './stages.js';
 import { TileImages, drawCurrentTile, drawGrid, drawLester } from './tiles.js';
 import { drawWorld } from './units.js';
+import { drawWaypoints } from './waypoints.js';
 import { LESTER_TILE_PX } from './viewport.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -51,6 +53,9 @@ export class Renderer {
     this.drawn.clear();
     this.lesterView = false;
     if (!model.width || !model.height) return;
+    // A hex map or a waypoint graph has a view of its own (view/hex.js, view/waypoints.js).
+    if (model.kind === 'hex') return drawHexMap(ctx, app);
+    if (model.kind === 'waypoints') return drawWaypoints(ctx, app);
     const search = searchOnMap(app);
     const stale = app.stale;
     ctx.save();

@@ -31,11 +31,12 @@ SCHEMA_FILE = "protocol.schema.json"
 WORLD_REQUEST_TYPES = ("world_info", "world_preset", "world_start", "world_add", "world_remove", "world_order",
                        "world_step")
 PAGE_REQUEST_TYPES = ("plan", "cancel", "info", "load_map", "load_scen", "describe", *WORLD_REQUEST_TYPES,
-                      "world_run", "generate", "write_map")
+                      "world_run", "generate", "write_map", "check_code")
 SERVICE_REQUEST_TYPES = ("plan", "step", "cancel", "info", "load_map", "load_scen", "describe", *WORLD_REQUEST_TYPES,
-                         "generate", "write_map")
+                         "generate", "write_map", "check_code")
 ANSWER_TYPES = ("boot", "started", "progress", "result", "error", "cancelled", "info", "map", "scenarios",
-                "describe", "crashed", "world_info", "world_scenario", "world_state", "generated", "map_text")
+                "describe", "crashed", "world_info", "world_scenario", "world_state", "generated", "map_text",
+                "code_checked")
 
 MAX_ID = 2**53 - 1  # ids must survive JavaScript's numbers
 MAX_ID_LENGTH = 256
@@ -187,10 +188,15 @@ def buffer(name: str, array: np.ndarray) -> dict[str, Any]:
 
 
 def error(msg_id: object, exc: BaseException) -> dict[str, Any]:
-    """An error answer: ``bad_input`` (with its field) for a ``ValueError``, else ``internal``."""
+    """An error answer: ``bad_input`` (with its field) for a ``ValueError``, else ``internal``;
+    an error in the user's code (``usercode.UserCodeError``) adds its ``code_error``."""
     if isinstance(exc, ValueError):
-        return {"type": "error", "id": msg_id, "kind": ErrorKind.BAD_INPUT.value, "field": field_of(exc),
-                "message": str(exc) or "bad input"}
+        out = {"type": "error", "id": msg_id, "kind": ErrorKind.BAD_INPUT.value, "field": field_of(exc),
+               "message": str(exc) or "bad input"}
+        detail = getattr(exc, "code_error", None)
+        if isinstance(detail, dict):
+            out["code_error"] = detail
+        return out
     return {"type": "error", "id": msg_id, "kind": ErrorKind.INTERNAL.value, "field": "",
             "message": f"internal error: {type(exc).__name__}: {exc}"}
 

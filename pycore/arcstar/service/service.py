@@ -6,7 +6,8 @@ every failure is an answer ``{"type": "error", "id", "kind", "field", "message"}
 are what code reads; the message is for people. Every message is defined in
 ``protocol.schema.json``; in short:
 
-- ``plan`` (map ``{width, height, version, terrain_costs?}``, start, goal, options), with
+- ``plan`` (map ``{width, height, version, terrain_costs?}``, start, goal, options; a hex map or a
+  waypoint graph with ``map.kind``, see ``graphmaps``), with
   ``cells`` the width*height terrain codes (uint8, row-major ``y * width + x``) as any buffer;
   without ``cells`` the map cached under that version is used. ``terrain_costs`` apply to this
   plan only (a ``CostProfile``): the cached map keeps its own costs. Answers ``started``.
@@ -22,6 +23,11 @@ are what code reads; the message is for people. Every message is defined in
   its ``terrain_costs`` (passable ``.``, impassable ``@``), and the terrains written as a letter
   that does not keep them (``lost``); answers ``map_text``.
   ``load_scen`` (text, width, height): answers ``scenarios``.
+- User code (``usercode``, the lab's Python panel): a ``plan`` with ``code`` (Python source
+  defining ``heuristic(x, y, gx, gy)`` and/or ``cost(x, y, terrain)``) compiles it afresh and
+  plans with it (A* or Dijkstra, a point unit's tile path); its result adds ``user_code``. An
+  error in the code, at once or mid-search, is an error answer with ``code_error`` {function,
+  line, reason}. ``check_code`` (code) compiles and samples it; answers ``code_checked``.
 - Units in motion (one world per service, ``worlds.WorldSession``): ``world_info`` (kinds,
   avoidance methods, presets; answers ``world_info``), ``world_preset`` (name: its scenario
   document, answers ``world_scenario``), ``world_start`` (map as for ``plan``, seed, avoidance, dt,
@@ -54,7 +60,7 @@ from ..search.grid import COST_MODELS, DIAGONAL_POLICIES
 from ..search.heuristics import HEURISTICS
 from ..search.openlists import OPEN_LISTS
 from ..version import __version__
-from . import protocol, worlds
+from . import graphmaps, protocol, usercode, worlds
 from .protocol import buffer, check_int, check_keys, check_text, end_point, within
 
 MAX_BUDGET_MS = 1000.0
@@ -63,7 +69,7 @@ MAX_JOBS = 8
 
 # The fields each request may have (the schema's service_request definitions).
 REQUEST_KEYS: dict[str, tuple[str, ...]] = {
-    "plan": ("type", "id", "alongside", "map", "start", "goal", "options"),
+    "plan": ("type", "id", "alongside", "map", "start", "goal", "options", "code"),
     "step": ("type", "id", "budget_ms"),
     "cancel": ("type", "id"),
     "info": ("type", "id"),
@@ -73,13 +79,14 @@ REQUEST_KEYS: dict[str, tuple[str, ...]] = {
     "describe": ("type", "id", "options"),
     **worlds.WORLD_KEYS,
     "generate": ("type", "id", "kind", "width", "height", "seed", "density", "corridor", "room"),
+    "check_code": ("type", "id", "code"),
 }
 MAP_KEYS = ("width", "height", "version", "terrain_costs")
 
 
 @dataclass
 class _Job:
-    plan: PlanJob
+    plan: PlanJob | usercode.UserPlan
     chunk: int = 256
 
 
@@ -109,6 +116,7 @@ class Service:
         self.jobs: dict[object, _Job] = {}
         self.buffers: dict[str, bytes] = {}
         self.world: worlds.WorldSession | None = None
+        self.graph_maps = graphmaps.GraphMaps()
 
     def take_buffer(self, name: str = "explored") -> bytes | None:
         """A binary part of the last answer, once (None when there is none): ``explored``,
@@ -135,17 +143,30 @@ class Service:
         spec = msg.get("map")
         if not isinstance(spec, dict):
             raise BadInput("plan request needs a 'map' object with width, height and version", "map")
-        start, goal = end_point(msg.get("start"), "start"), end_point(msg.get("goal"), "goal", heading_sets=True)
-        tilemap = self._map(spec, cells)
-        options = plan_options(msg.get("options"), {"trace": True})
-        if "terrain_costs" in spec:
-            options = replace(options, costs=self._costs(spec["terrain_costs"], tilemap))
+        kind = graphmaps.map_kind(spec)
+        if kind != "squares":  # a hex map or a waypoint graph (graphmaps.py)
+            start = graphmaps.graph_end(kind, msg.get("start"), "start")
+            goal = graphmaps.graph_end(kind, msg.get("goal"), "goal")
+            tilemap = self.graph_maps.get(kind, spec, cells, self._map)
+            options = plan_options(msg.get("options"), {"trace": True})
+        else:
+            start, goal = end_point(msg.get("start"), "start"), end_point(msg.get("goal"), "goal", heading_sets=True)
+            tilemap = self._map(spec, cells)
+            options = plan_options(msg.get("options"), {"trace": True})
+            if "terrain_costs" in spec:
+                options = replace(options, costs=self._costs(spec["terrain_costs"], tilemap))
         if len(self.jobs) >= MAX_JOBS and msg["id"] not in self.jobs:
             raise BadInput(f"too many searches at once (at most {MAX_JOBS}): cancel one first", "id")
-        try:
-            job = PlanJob(tilemap, start, goal, options)
-        except ValueError as e:
-            raise BadInput(str(e), field_of(e)) from None
+        job: PlanJob | usercode.UserPlan
+        if "code" in msg:  # the user's functions: their errors keep their code_error
+            if kind != "squares":
+                raise BadInput(f"Python functions plan on square tile maps, not {kind}", "map.kind")
+            job = usercode.UserPlan.start(tilemap, start, goal, options, usercode.compile_code(msg["code"]))
+        else:
+            try:
+                job = PlanJob(tilemap, start, goal, options)
+            except ValueError as e:
+                raise BadInput(str(e), field_of(e)) from None
         old = self.jobs.pop(msg["id"], None)
         if old is not None:
             old.plan.cancel()
@@ -278,6 +299,11 @@ class Service:
                 "terrains": [terrain_json(t) for t in sorted(made.map.terrains.values(), key=lambda t: t.code)],
                 "params": made.params.to_json(), "cells": buffer("cells", terrain)}
 
+    def _check_code(self, msg: dict, cells: object) -> dict:
+        code = usercode.compile_code(msg.get("code"))
+        usercode.sample(code)
+        return {"type": "code_checked", "id": msg["id"], "functions": code.functions}
+
     def _load_scen(self, msg: dict, cells: object) -> dict:
         text = check_text(msg.get("text"), "text")
         width, height = check_int(msg.get("width"), "width"), check_int(msg.get("height"), "height")
@@ -349,10 +375,12 @@ class Service:
         return {"type": "world_state", "id": msg["id"], **self.world.state(self.buffers, **view)}
 
     # -- binary parts -----------------------------------------------------------------------
-    def _result_json(self, plan: PlanJob, result: Any) -> dict:
+    def _result_json(self, plan: PlanJob | usercode.UserPlan, result: Any) -> dict:
         """The result as JSON, its explored tiles and replay arrays (a directional plan's heading
-        fans: ``DirectionalRun.fans()``) kept for ``take_buffer``."""
+        fans: ``DirectionalRun.fans()``) kept for ``take_buffer``; with user code, ``user_code``."""
         out = result.to_json()
+        if isinstance(plan, usercode.UserPlan):
+            out["user_code"] = plan.user_json()
         fans = getattr(plan.search, "fans", None)  # a directional plan's states, for heading fans
         folded = fans() if callable(fans) else None
         if folded is not None:
@@ -363,12 +391,13 @@ class Service:
         trace = result.trace
         if trace is None:
             return out
-        explored = np.frombuffer(trace.explored(plan.graph), dtype=np.uint8)
+        graph = graphmaps.drawable(plan.graph)
+        explored = np.frombuffer(trace.explored(graph), dtype=np.uint8)
         self.buffers["explored"] = explored.tobytes()
         counts = np.bincount(explored, minlength=3)
         out.update(explored=buffer("explored", explored), open_count=int(counts[1]), closed_count=int(counts[2]))
         if trace.nodes and len(trace.expanded) <= TRACE_DETAIL_LIMIT:
-            arrays = trace_arrays(plan.graph, trace)
+            arrays = trace_arrays(graph, trace)
             self.buffers.update((f"trace.{k}", a.tobytes()) for k, a in arrays.items())
             out["trace"] = {k: buffer(f"trace.{k}", a) for k, a in arrays.items()}
         return out
