@@ -227,7 +227,8 @@ export function labApi(lab) {
     /**
      * The units in motion as the page shows them: the world's clock and play state, every unit
      * (id, kind, team, width, x, y, heading, speed, status, note, orders, whether it has a path and
-     * how many claimed tiles), the selection, the metrics, the last message, the toggles.
+     * how many claimed tiles), the selection, the metrics, the last message, the toggles, the order a
+     * right-click gives and the points marked for it.
      */
     world() {
       const w = app.world;
@@ -239,6 +240,7 @@ export function labApi(lab) {
         running: w.running,
         speed: w.speed,
         time: w.time,
+        lag: w.lag,
         ticks: w.ticks,
         states: w.states,
         avoidance: w.avoidance,
@@ -255,6 +257,7 @@ export function labApi(lab) {
         events: w.events.map((e) => ({ ...e })),
         metrics: w.metrics ? { ...w.metrics } : null,
         message: w.message ? { ...w.message } : null,
+        order: { kind: w.order.kind, points: w.order.points.map((p) => [...p]) },
         units: w.units.map((u) => ({
           id: u.id, kind: u.kind, team: u.team, width: u.width, x: u.x, y: u.y, heading: u.heading, speed: u.speed,
           status: u.status, note: u.note, orders: [...u.orders], path: !!u.path, claimed: u.claimed.length,

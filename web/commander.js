@@ -8,11 +8,18 @@
  *   selection), a click on empty ground clears the selection, a drag selects the units in a box.
  * - With a kind (tank, car, person): a click places one of that kind and the chosen team.
  * - Right click: the selected units move there (a group spreads over the tiles round the point);
- *   Shift+right click queues the move after what they do.
+ *   Shift+right click queues the move after what they do. While a patrol or nearest order is
+ *   being marked (orders.js), a right click marks its next point instead.
+ *
+ * It also takes the order keys before the page's keys do (a capture listener, in Command units
+ * mode only, never while typing in a field or with the help open): P starts a patrol order, T a
+ * nearest-target one; while one is being marked Enter sends it (Shift+Enter queues it), Backspace
+ * or Delete takes the last point back and Esc cancels it.
  *
  * @module commander
  */
 
+import { addOrderPoint, cancelOrder, dropOrderPoint, sendOrder, setOrderKind } from './orders.js';
 import { orderSelected, placeUnit, selectAt, selectBox } from './world.js';
 
 /** @typedef {import('./app.js').AppState} AppState */
@@ -27,6 +34,7 @@ const CLICK_PX = 4;
  * @param {Engine} engine
  */
 export function listenToCommands(canvas, app, engine) {
+  listenToOrderKeys(app, engine);
   /** @type {{x: number, y: number, cx: number, cy: number, shift: boolean, pointer: number} | null} */
   let press = null;
 
@@ -50,7 +58,8 @@ export function listenToCommands(canvas, app, engine) {
       canvas.focus({ preventScroll: true });
       const p = pointAt(e);
       if (e.button === 2) {
-        void orderSelected(app, engine, p.x, p.y, e.shiftKey);
+        if (app.world.order.kind !== 'move') addOrderPoint(app, p.x, p.y);
+        else void orderSelected(app, engine, p.x, p.y, e.shiftKey);
         return;
       }
       if (app.world.tool !== 'select') {
@@ -94,4 +103,39 @@ export function listenToCommands(canvas, app, engine) {
   };
   canvas.addEventListener('pointerup', release, { capture: true });
   canvas.addEventListener('pointercancel', release, { capture: true });
+}
+
+/** Input types that take no typed text (keys on them are the page's). */
+const NOT_TEXT = Object.freeze(['range', 'checkbox', 'radio', 'button', 'file']);
+
+/**
+ * The order keys in Command units mode (see the module notes), taken before web/keys.js sees them.
+ * @param {AppState} app
+ * @param {Engine} engine
+ */
+export function listenToOrderKeys(app, engine) {
+  document.addEventListener(
+    'keydown',
+    (e) => {
+      const w = app.world;
+      if (w.mode !== 'units' || app.helpOpen || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+      const t = /** @type {HTMLElement} */ (e.target);
+      const tag = t && t.tagName;
+      const type = tag === 'INPUT' ? /** @type {HTMLInputElement} */ (t).type : '';
+      if (tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && !NOT_TEXT.includes(type))) return;
+      const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+      const pending = w.order.kind !== 'move';
+      let done = true;
+      if (key === 'p' && !e.shiftKey) setOrderKind(app, 'patrol');
+      else if (key === 't' && !e.shiftKey) setOrderKind(app, 'nearest');
+      else if (pending && key === 'Enter' && tag !== 'BUTTON') void sendOrder(app, engine, e.shiftKey);
+      else if (pending && key === 'Escape') cancelOrder(app);
+      else if (pending && (key === 'Backspace' || key === 'Delete')) dropOrderPoint(app);
+      else done = false;
+      if (!done) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    },
+    { capture: true },
+  );
 }

@@ -17,6 +17,7 @@
  */
 
 import { lineTiles, brushSquare, stamp, strokeLabel } from './editor.js';
+import { addOrderPoint } from './orders.js';
 import { $ } from './util.js';
 import { orderSelected, placeUnit, selectAt, unitAt } from './world.js';
 
@@ -162,12 +163,15 @@ export class KeyCursor {
   }
 
   /**
-   * M (Command units mode): the selected units move to the cursor's tile.
+   * M (Command units mode): the selected units move to the cursor's tile; while a patrol or
+   * nearest order is being marked (orders.js), the tile is its next point instead.
    * @param {boolean} queue  after their orders
    */
   order(queue) {
     if (!this.active || !this.tile) return;
-    void orderSelected(this.app, this.engine, this.tile[0] + 0.5, this.tile[1] + 0.5, queue);
+    const [x, y] = [this.tile[0] + 0.5, this.tile[1] + 0.5];
+    if (this.app.world.order.kind !== 'move') addOrderPoint(this.app, x, y);
+    else void orderSelected(this.app, this.engine, x, y, queue);
   }
 
   /** Where the cursor is, for the test API: {x, y, active}, or null before it was shown. */

@@ -93,7 +93,7 @@ export function followWorld(app, engine) {
  */
 export function dropWorld(app) {
   const w = app.world;
-  Object.assign(w, { on: false, units: [], running: false, time: 0, ticks: 0, events: [], known: null, metrics: null, preset: '', box: null, lag: 0 });
+  Object.assign(w, { on: false, units: [], running: false, time: 0, ticks: 0, events: [], known: null, metrics: null, preset: '', box: null, lag: 0, order: { kind: 'move', points: [] } });
   w.selected.clear();
   app.emit('world');
 }

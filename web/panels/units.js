@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The Units panel: what the mouse does on the map (edit the terrain, or command units), the
- * scenario presets, the tool (select, or place a tank, car or person) and team, play, pause,
+ * scenario presets, the tool (select, or place a tank, car or person) and team, what a right-click
+ * orders (move, patrol, nearest; the points marked so far, Send, Last point back, Cancel), play, pause,
  * step and the simulation speed, the avoidance method, the fog player, the claimed-tiles and
  * paths toggles, the selected units (kind, speed, status, orders) with Stop and Remove, and what
  * the world last said. Under the map, the world's metrics in a small table.
@@ -10,6 +11,7 @@
  */
 
 import { fixed, plural, $ } from '../util.js';
+import { ORDER_KINDS, cancelOrder, dropOrderPoint, orderHint, sendOrder, setOrderKind } from '../orders.js';
 import { teamColor } from '../view/units.js';
 import {
   KINDS, SPEEDS, TEAMS, kindSize, loadPreset, removeUnits, setAvoidance, setMode, setRunning, setSpeed, setView,
@@ -58,6 +60,12 @@ export function unitsPanel(app, engine) {
   const load = /** @type {HTMLButtonElement} */ ($('world-load'));
   const tools = /** @type {HTMLElement} */ ($('world-tools'));
   const team = /** @type {HTMLSelectElement} */ ($('world-team'));
+  const orderKinds = /** @type {HTMLElement} */ ($('world-orders'));
+  const pending = $('order-pending');
+  const hint = $('order-hint');
+  const send = /** @type {HTMLButtonElement} */ ($('order-send'));
+  const undoPoint = /** @type {HTMLButtonElement} */ ($('order-undo'));
+  const cancel = /** @type {HTMLButtonElement} */ ($('order-cancel'));
   const play = /** @type {HTMLButtonElement} */ ($('world-play'));
   const step = /** @type {HTMLButtonElement} */ ($('world-step'));
   const speed = /** @type {HTMLSelectElement} */ ($('world-speed'));
@@ -86,6 +94,14 @@ export function unitsPanel(app, engine) {
     if (w.mode !== 'units') setMode(app, 'units');
     app.emit('world');
   });
+  orderKinds.addEventListener('click', (e) => {
+    const b = /** @type {HTMLElement} */ (e.target).closest('button');
+    const kind = /** @type {'move' | 'patrol' | 'nearest' | undefined} */ (b?.dataset.order);
+    if (kind && ORDER_KINDS.includes(kind)) setOrderKind(app, kind);
+  });
+  send.addEventListener('click', (e) => void sendOrder(app, engine, e.shiftKey));
+  undoPoint.addEventListener('click', () => dropOrderPoint(app));
+  cancel.addEventListener('click', () => cancelOrder(app));
   team.addEventListener('change', () => {
     w.team = team.value;
     app.emit('world');
@@ -199,6 +215,15 @@ export function unitsPanel(app, engine) {
       }
     }
     if (team.value !== w.team) team.value = w.team;
+    for (const b of orderKinds.querySelectorAll('button')) {
+      const on = b.dataset.order === w.order.kind;
+      b.classList.toggle('on', on);
+      b.setAttribute('aria-checked', String(on));
+    }
+    pending.hidden = w.order.kind === 'move';
+    hint.textContent = orderHint(app);
+    send.disabled = !w.order.points.length || w.selected.size === 0;
+    undoPoint.disabled = !w.order.points.length;
     play.textContent = w.running ? 'Pause' : 'Play';
     play.setAttribute('aria-pressed', String(w.running));
     play.disabled = !w.on;
