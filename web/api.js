@@ -243,6 +243,7 @@ export function labApi(lab) {
         lag: w.lag,
         ticks: w.ticks,
         states: w.states,
+        loads: w.loads,
         avoidance: w.avoidance,
         avoidances: w.info ? [...w.info.avoidance] : [],
         fogBuilt: !!w.info?.fog,

@@ -94,6 +94,7 @@ export function followWorld(app, engine) {
 export function dropWorld(app) {
   const w = app.world;
   Object.assign(w, { on: false, units: [], running: false, time: 0, ticks: 0, events: [], known: null, metrics: null, preset: '', box: null, lag: 0, order: { kind: 'move', points: [] } });
+  w.epoch++; // a restart or a load still on its way is for the old map
   w.selected.clear();
   app.emit('world');
 }
@@ -262,6 +263,7 @@ export function standing(app, units) {
  */
 export async function restartWorld(app, engine, why) {
   const w = app.world;
+  const epoch = ++w.epoch;
   const specs = standing(app, w.units);
   w.running = false;
   for (const u of w.units) u.orders = [];
@@ -269,12 +271,14 @@ export async function restartWorld(app, engine, why) {
     await startWorld(app, engine, []);
     const lost = [];
     for (const spec of specs) {
+      if (w.epoch !== epoch) return; // a newer map, restart or scenario took over
       try {
         await engine.request({ type: 'world_add', units: [spec] });
       } catch {
         lost.push(spec.id);
       }
     }
+    if (w.epoch !== epoch) return;
     await refresh(app, engine, true);
     say(app, lost.length ? `${why} ${plural(lost.length, 'unit')} no longer fit where they stood and were taken off: ${lost.join(', ')}.` : why, lost.length > 0);
   } catch (e) {
@@ -510,6 +514,7 @@ export async function loadPreset(app, engine, name, avoidance) {
   } catch (e) {
     return failed(app, `Could not load the scenario ${name}`, e);
   }
+  const epoch = ++w.epoch; // after the new map (which bumps it too): restarts for the old one stop
   app.mapKey = '';
   w.preset = name;
   w.seed = doc.seed;
@@ -527,6 +532,8 @@ export async function loadPreset(app, engine, name, avoidance) {
     w.preset = '';
     return failed(app, `The scenario ${name} could not start`, e);
   }
+  if (w.epoch !== epoch) return; // a newer map, restart or scenario took over
+  w.loads++;
   for (const u of w.units) {
     const spec = doc.units.find((/** @type {WorldUnit} */ d) => d.id === u.id);
     if (spec?.goal) u.orders = [`move to (${fixed(spec.goal[0], 1)}, ${fixed(spec.goal[1], 1)})`];

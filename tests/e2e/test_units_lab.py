@@ -46,18 +46,19 @@ def load_preset(page: Page, name: str, avoidance: str | None = None) -> dict:
     if world(page)["running"]:  # the page is shared by the module's tests: start from a paused world
         page.get_by_test_id("world-play").click()
         page.wait_for_function("!window.arcstar.world().running", timeout=TIMEOUT_MS)
-    before = world(page)["states"]
+    before, loads = world(page)["states"], world(page)["loads"]
     page.get_by_test_id("world-preset").select_option(name)
     page.get_by_test_id("world-load").click()
+    # this load's end (the same scenario may be loaded already, and an edit's restart may still post)
     page.wait_for_function(
-        f"(() => {{ const w = window.arcstar.world(); return w.preset === {name!r} && w.units.length > 0"
-        f" && w.states > {before} && !w.running; }})()", timeout=TIMEOUT_MS)
+        f"(() => {{ const w = window.arcstar.world(); return w.loads > {loads} && w.preset === {name!r}"
+        f" && w.units.length > 0 && w.states > {before} && !w.running; }})()", timeout=TIMEOUT_MS)
     if avoidance is not None and world(page)["avoidance"] != avoidance:
-        before = world(page)["states"]
+        before, loads = world(page)["states"], world(page)["loads"]
         page.get_by_test_id("world-avoidance").select_option(avoidance)
         page.wait_for_function(
-            f"(() => {{ const w = window.arcstar.world(); return w.avoidance === {avoidance!r} && w.preset === {name!r}"
-            f" && w.states > {before + 1} && w.units.length > 0; }})()", timeout=TIMEOUT_MS)
+            f"(() => {{ const w = window.arcstar.world(); return w.loads > {loads} && w.avoidance === {avoidance!r}"
+            f" && w.preset === {name!r} && w.states > {before + 1} && w.units.length > 0; }})()", timeout=TIMEOUT_MS)
     w = world(page)
     assert w["on"] and w["mode"] == "units" and w["time"] == 0, w
     return w
