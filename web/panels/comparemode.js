@@ -147,36 +147,33 @@ export function compareModePanel(app, engine) {
     const overlay = cm.layout === 'overlay';
     grid.dataset.count = String(overlay ? 1 : runs.length);
     if (overlay) {
-      const fig = document.createElement('figure');
-      fig.className = 'cmp-panel';
-      fig.dataset.testid = 'cmp-panel-overlay';
-      fig.classList.add('cmp-overlay');
-      const canvas = document.createElement('canvas');
-      canvas.setAttribute('role', 'img');
-      canvas.setAttribute('aria-label', `${runs.map((r) => r.label).join(', ')} on one map: the closed tiles of each outlined, and their paths`);
-      const cap = document.createElement('figcaption');
-      fig.append(canvas, cap);
-      grid.append(fig);
-      panels.push(new MultiplePanel(canvas));
-      captions.push(cap);
-      sizePanels();
-      return;
-    }
-    for (const run of runs) {
-      const fig = document.createElement('figure');
-      fig.className = 'cmp-panel';
-      fig.dataset.testid = `cmp-panel-${run.method}`;
-      fig.style.setProperty('--run-color', run.color);
-      const canvas = document.createElement('canvas');
-      canvas.setAttribute('role', 'img');
-      canvas.setAttribute('aria-label', `${run.label}: its explored tiles and path`);
-      const cap = document.createElement('figcaption');
-      fig.append(canvas, cap);
-      grid.append(fig);
-      panels.push(new MultiplePanel(canvas));
-      captions.push(cap);
+      addPanel('cmp-panel-overlay', `${runs.map((r) => r.label).join(', ')} on one map: the closed tiles of each outlined, and their paths`).classList.add('cmp-overlay');
+    } else {
+      for (const run of runs) {
+        addPanel(`cmp-panel-${run.method}`, `${run.label}: its explored tiles and path`).style.setProperty('--run-color', run.color);
+      }
     }
     sizePanels();
+  }
+
+  /**
+   * One small multiple: a figure with its canvas and caption, in the grid.
+   * @param {string} testid
+   * @param {string} label  what the canvas shows, for screen readers
+   */
+  function addPanel(testid, label) {
+    const fig = document.createElement('figure');
+    fig.className = 'cmp-panel';
+    fig.dataset.testid = testid;
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', label);
+    const cap = document.createElement('figcaption');
+    fig.append(canvas, cap);
+    grid.append(fig);
+    panels.push(new MultiplePanel(canvas));
+    captions.push(cap);
+    return fig;
   }
 
   /** Equal canvases that fit the view: 2 side by side, 3 or 4 in two rows. */
