@@ -216,3 +216,149 @@ def test_unreachable_goal_and_bad_max_ticks() -> None:
     with pytest.raises(BadInput) as err:
         planner.solve(-1)
     assert err.value.field == "max_ticks"
+
+
+# -- LaCAM (search.lacam), the complete planner WHCA* hands over to ---------------------------
+
+def rotations(paths: list[list[tuple[int, int]]]) -> list[str]:
+    """Every ring of three or more agents each moving into the tile the next one leaves in the
+    same tick (what units that wait for the tile ahead to be left could never drive)."""
+    found: list[str] = []
+    for t in range(len(paths[0]) - 1 if paths else 0):
+        leaving = {p[t]: i for i, p in enumerate(paths) if p[t] != p[t + 1]}
+        for i in range(len(paths)):
+            ring, at = [i], i
+            while True:
+                nxt = leaving.get(paths[at][t + 1]) if paths[at][t] != paths[at][t + 1] else None
+                if nxt is None or nxt in ring:
+                    if nxt == i and len(ring) >= 3 and i == min(ring):
+                        found.append(f"ring {ring} at tick {t}")
+                    break
+                ring.append(nxt)
+                at = nxt
+    return found
+
+
+def test_the_ring_check_finds_a_ring() -> None:
+    # four agents turning round a 2x2 block in one tick: the checker must see it
+    paths = [[(0, 0), (1, 0)], [(1, 0), (1, 1)], [(1, 1), (0, 1)], [(0, 1), (0, 0)]]
+    assert rotations(paths) != []
+    assert rotations([[(0, 0), (1, 0)], [(1, 0), (2, 0)]]) == []  # following is no ring
+
+
+POCKET = [
+    "#########",
+    "#.......#",
+    "#.#####.#",
+    "#.#...#.#",
+    "#.......#",
+    "#########",
+]
+
+
+def test_where_windowed_planning_stalls_lacam_gets_everyone_there() -> None:
+    """Two agents whose goals lie side by side in a dead-end pocket, with others crossing, and
+    a window of 4 ticks: WHCA* alone stalls (asserted); with ``complete`` the run is planned
+    again by LaCAM, and everyone arrives without conflicts."""
+    tilemap, open_ = grid(POCKET)
+    agents = [((1, 1), (4, 3)), ((7, 1), (5, 3)), ((1, 4), (7, 4)), ((7, 4), (1, 4)), ((4, 1), (3, 3))]
+    alone = CooperativePlanner(tilemap, agents, window=4, neighbours=4, rotations=False)
+    alone.solve(300, stall=30)
+    assert not alone.arrived  # the case is one WHCA* alone does not solve
+    planner = CooperativePlanner(tilemap, agents, window=4, neighbours=4, rotations=False)
+    paths = planner.solve(300, stall=30, complete=20_000)
+    assert violations(paths, open_, 4) == [] and rotations(paths) == []
+    assert arrived(paths, agents) and planner.arrived
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), count=st.integers(2, 14))
+def test_lacam_on_random_maps_never_collides_and_arrives_where_there_is_room(seed: int, count: int) -> None:
+    """Random maps with 20% walls and goals anywhere (side by side too). LaCAM's plans never
+    break a rule or make a ring; on these maps (an open region with room to pass) they arrive."""
+    from arcstar.search.lacam import lacam
+
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(6, 12)), int(rng.integers(6, 12))
+    open_ = rng.random((h, w)) >= 0.2
+    region = max(components(open_), key=len)
+    assume(len(region) >= 3 * count)
+    picks = rng.permutation(len(region))
+    agents = [(region[picks[k]], region[picks[count + k]]) for k in range(count)]
+    flat = [(s[1] * w + s[0], g[1] * w + g[0]) for s, g in agents]
+
+    def near(v: int) -> list[int]:  # the test's own 4-neighbour moves
+        y, x = divmod(v, w)
+        return [ny * w + nx for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+                if 0 <= nx < w and 0 <= ny < h and open_[ny, nx]]
+
+    def bfs(goal: int) -> list[int]:
+        dist = [-1] * (w * h)
+        dist[goal], queue = 0, deque([goal])
+        while queue:
+            v = queue.popleft()
+            for u in near(v):
+                if dist[u] < 0:
+                    dist[u] = dist[v] + 1
+                    queue.append(u)
+        return dist
+
+    result = lacam([s for s, _ in flat], [g for _, g in flat], near, [bfs(g) for _, g in flat],
+                   max_nodes=50_000, rotations=False, seed=seed % 1000)
+    if result.configs is None:  # a tree-like region can leave no way to pass; that is all it may say
+        assert result.nodes > 0
+        return
+    paths = [[(c[i] % w, c[i] // w) for c in result.configs] for i in range(count)]
+    assert paths and [p[0] for p in paths] == [s for s, _ in agents]
+    assert violations(paths, open_, 4) == [] and rotations(paths) == []
+    assert arrived(paths, agents)
+
+
+def test_lacam_says_none_when_there_is_no_way() -> None:
+    """Two agents head-on in a one-tile corridor with no bay cannot pass: the search runs out
+    of configurations and says so (it does not loop or return a wrong plan)."""
+    from arcstar.search.lacam import lacam
+
+    line = list(range(6))
+
+    def near(v: int) -> list[int]:
+        return [u for u in (v - 1, v + 1) if 0 <= u < 6]
+
+    dist = [[abs(v - g) for v in line] for g in (5, 0)]
+    result = lacam([0, 5], [5, 0], near, dist, max_nodes=10_000)
+    assert result.configs is None
+    assert result.nodes < 10_000  # the whole space was searched, not the budget spent
+    ok = lacam([0, 5], [4, 5], near, [[abs(v - 4) for v in line], [abs(v - 5) for v in line]])
+    assert ok.configs is not None and ok.configs[-1] == (4, 5)
+
+
+def test_bad_complete_budget_names_the_field() -> None:
+    tilemap, _ = grid(CORRIDOR)
+    planner = CooperativePlanner(tilemap, [((1, 1), (9, 1))])
+    for bad in (-1, 2.5, True, "x"):
+        with pytest.raises(BadInput) as err:
+            planner.solve(10, complete=bad)  # type: ignore[arg-type]
+        assert err.value.field == "complete"
+
+
+def test_a_unit_resting_on_its_goal_is_passed_round_where_there_is_room() -> None:
+    """An agent that has arrived stands in the middle of an open room, on the straight way of
+    another: the other goes round (two moves longer) instead of pushing it off its goal. In a
+    one-tile corridor there is no way round: the resting agent steps aside into the bay and
+    comes back."""
+    room = ["#######", "#.....#", "#.....#", "#.....#", "#######"]
+    tilemap, open_ = grid(room)
+    agents = [((3, 2), (3, 2)), ((1, 2), (5, 2))]
+    planner = CooperativePlanner(tilemap, agents, window=8, neighbours=4, rotations=False)
+    paths = planner.solve(50)
+    assert violations(paths, open_, 4) == [] and arrived(paths, agents)
+    assert set(paths[0]) == {(3, 2)}, paths[0]   # never moved
+    assert len(paths[1]) - 1 == 6                  # four straight moves and two round it
+
+    corridor = ["#######", "#.....#", "###.###", "#######"]
+    tilemap, open_ = grid(corridor)
+    agents = [((3, 1), (3, 1)), ((1, 1), (5, 1))]
+    planner = CooperativePlanner(tilemap, agents, window=8, neighbours=4, rotations=False)
+    paths = planner.solve(50)
+    assert violations(paths, open_, 4) == [] and arrived(paths, agents)
+    assert (3, 2) in paths[0]                      # it stepped into the bay to let the other by

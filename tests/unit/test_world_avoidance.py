@@ -62,9 +62,10 @@ def test_twenty_units_through_a_one_tile_door_cooperatively(seed):
     assert overlap(w) <= TOLERANCE
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: driven in tile order, units far back in the queue wait "
-                                       "for the whole chain ahead (22 s measured on seed 1)")
 def test_no_unit_waits_at_the_door_longer_than_ten_seconds():
+    """The issue's door scenario (seed 1). Not every seed meets it: bench/ sweeps seeds 1-8 and
+    reports the longest wait of each (units whose plan has them let a long file pass wait for
+    the whole file, which drives about twice as slowly as it was planned)."""
     w = run(presets.door(count=20, avoidance="cooperative", seed=1))
     stuck = max(longest_stuck(u.samples, u.arrived) for u in w.units)
     assert stuck <= 10.0 + 1e-9, stuck
@@ -115,3 +116,29 @@ def test_cooperative_plans_without_rotations_never_close_a_ring():
                 at = moves[at]
             assert at != start or len(seen) < 2, f"a ring moves round at tick {t}"
     assert math.isfinite(len(hist[0]))
+
+
+def test_a_unit_on_its_goal_steps_aside_only_when_the_other_comes():
+    """A person stands on its goal in a one-tile corridor, beside the only bay; another comes
+    from 7 tiles away and must pass. The one on its goal waits there and steps into the bay
+    only once the other is near (not at once, to stand in the bay for the whole approach)."""
+    doc = {"map": ["#################", "#...............#", "########.########", "#################"],
+           "seed": 1, "duration": 60, "avoidance": "cooperative",
+           "units": [{"id": "r", "kind": "person", "start": [8.5, 1.5, 0.0], "goal": [8.5, 1.5]},
+                     {"id": "p", "kind": "person", "start": [1.5, 1.5, 0.0], "goal": [15.5, 1.5]}]}
+    w = run(doc)
+    r, p = w.unit("r"), w.unit("p")
+    assert p.arrived is not None and overlap(w) <= TOLERANCE
+    left = next(s for s in r.samples if math.hypot(s[1] - 8.5, s[2] - 1.5) > 0.01)
+    at = next(s for s in p.samples if s[0] >= left[0])
+    assert math.hypot(at[1] - 8.5, at[2] - 1.5) <= 2.6, (left, at)
+    assert min(s[2] for s in r.samples) >= 1.5 - 1e-9 and max(s[2] for s in r.samples) > 2.4  # into the bay
+    assert math.hypot(r.samples[-1][1] - 8.5, r.samples[-1][2] - 1.5) < 1e-6  # and back on its goal
+
+
+def test_twenty_people_through_a_door_under_pinter_all_arrive():
+    """Pinter's local rules jam at the door; the jam goes to a cooperative plan (the units that
+    stand off their tile centres settle on them first) and everyone gets through."""
+    w = run(presets.door(count=20, avoidance="pinter", seed=1))
+    assert all(u.arrived is not None for u in w.units), [(u.id, u.status) for u in w.units]
+    assert overlap(w) <= TOLERANCE

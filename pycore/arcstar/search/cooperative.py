@@ -48,9 +48,15 @@ import numpy as np
 
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
+from .lacam import lacam
 
 Tile = tuple[int, int]
 DEFAULT_WINDOW = 16
+#: What stepping onto a tile where another agent rests on its goal costs, in ticks, beyond the
+#: move: a way round of up to this many more moves is taken instead of pushing a unit that has
+#: arrived out of its place (it would step aside and stand beside its goal until the other
+#: passed). Where there is no way round, the resting agent still steps aside.
+RESTING_COST = 4
 
 
 class _Reservations:
@@ -146,6 +152,8 @@ class CooperativePlanner:
         self.history: list[list[int]] = [[s] for s in starts]
         self._plans: list[list[int]] = []
         self._plan_tick = 0
+        #: Rounds in which no order of the agents found plans for all (everyone waited a tick).
+        self.jammed = 0
 
     # -- input -----------------------------------------------------------------------------
     def _tile(self, value: object, field: str) -> int:
@@ -217,11 +225,12 @@ class CooperativePlanner:
         return dist
 
     # -- planning --------------------------------------------------------------------------
-    def _search(self, i: int, t0: int, table: _Reservations, hold: int = 0) -> list[int] | None:
+    def _search(self, i: int, t0: int, table: _Reservations, hold: int = 0,
+                resting: frozenset[int] = frozenset()) -> list[int] | None:
         """Agent i's cheapest ``window``-tick path from its position at t0 against ``table``
-        (the tiles at t0 .. t0 + window), scored by ticks spent plus the abstract distance left;
-        it first waits ``hold`` ticks where it stands. None when every path runs into a
-        reservation."""
+        (the tiles at t0 .. t0 + window), scored by ticks spent (``RESTING_COST`` more for each
+        step onto a tile in ``resting``) plus the abstract distance left; it first waits ``hold``
+        ticks where it stands. None when every path runs into a reservation."""
         start, goal, dist = self.positions[i], self.goals[i], self._distance[i]
         end = t0 + self.window
         if any(not table.free(start, t0 + k, i) for k in range(1, hold + 1)):
@@ -247,7 +256,7 @@ class CooperativePlanner:
                     continue
                 if not self.rotations and v != u and table.closes_ring(u, v, t):
                     continue
-                ng = g + (0 if v == u == goal else 1)
+                ng = g + (0 if v == u == goal else 1) + (RESTING_COST if v != u and v in resting else 0)
                 key = (v, t + 1)
                 if ng < g_of.get(key, 1 << 30):
                     g_of[key] = ng
@@ -266,6 +275,7 @@ class CooperativePlanner:
         order = [i for i in range(n) if self.positions[i] != self.goals[i]]
         order += [i for i in range(n) if self.positions[i] == self.goals[i]]
         hold = [0] * n
+        resting = frozenset(p for p, g in zip(self.positions, self.goals, strict=True) if p == g)
         for _attempt in range(3 * n + 2 * self.window):
             table = _Reservations(self.gap)
             for k, p in enumerate(self.positions):
@@ -273,7 +283,7 @@ class CooperativePlanner:
             plans: list[list[int] | None] = [None] * n
             failed = -1
             for i in order:
-                path = self._search(i, self.tick, table, hold[i])
+                path = self._search(i, self.tick, table, hold[i], resting - {self.goals[i]})
                 if path is None:
                     failed = i
                     break
@@ -294,6 +304,7 @@ class CooperativePlanner:
                 hold = [0] * n
         self._plans = [[p, p] for p in self.positions]
         self._plan_tick = self.tick
+        self.jammed += 1
 
     def _blockers(self, i: int, plans: list[list[int] | None]) -> list[int]:
         """The planned agents whose paths meet agent i's plan made as if it were alone."""
@@ -334,13 +345,19 @@ class CooperativePlanner:
             self.history[i].append(p)
         return [self._xy(p) for p in self.positions]
 
-    def solve(self, max_ticks: int = 1000, stall: int | None = None) -> list[list[Tile]]:
+    def solve(self, max_ticks: int = 1000, stall: int | None = None, complete: int = 0) -> list[list[Tile]]:
         """Step until every agent is on its goal, ``max_ticks`` ticks have passed, or (with
         ``stall``) for that many ticks in a row no agent got closer to its goal (a deadlock
         WHCA* cannot break); return per agent its tile at every tick so far (index t is tick t,
-        0 the start). Check ``arrived`` to tell the endings apart."""
+        0 the start). With ``complete`` > 0, when WHCA* stops short (or a round finds no plan
+        for everyone) the whole run is planned again from the starts by LaCAM
+        (``search.lacam``, complete) within that many configurations, and its plan is taken if
+        it reaches every goal. Check ``arrived`` to tell the endings apart."""
         if isinstance(max_ticks, bool) or not isinstance(max_ticks, (int, np.integer)) or max_ticks < 0:
             raise BadInput(f"max_ticks must be a whole number, at least 0, got {shown(max_ticks)}", "max_ticks")
+        if isinstance(complete, bool) or not isinstance(complete, (int, np.integer)) or complete < 0:
+            raise BadInput(f"complete must be a whole number, at least 0, got {shown(complete)}", "complete")
+        starts, done = list(self.positions), len(self.history[0]) if self.history else 1
         best = sum(self._distance[i][p] for i, p in enumerate(self.positions))
         since = 0
         for _ in range(int(max_ticks)):
@@ -350,6 +367,20 @@ class CooperativePlanner:
             left = sum(self._distance[i][p] for i, p in enumerate(self.positions))
             since = 0 if left < best else since + 1
             best = min(best, left)
-            if stall is not None and since >= stall:
-                break
+            if stall is not None and since >= stall or complete and self.jammed:
+                break  # no progress, or (with LaCAM to hand) WHCA* found no plan for everyone
+        if complete and not self.arrived:
+            self._complete(starts, done, int(complete))
         return [[self._xy(p) for p in h] for h in self.history]
+
+    def _complete(self, starts: list[int], done: int, max_nodes: int) -> None:
+        """Plan every agent from ``starts`` (where they stood after ``done`` ticks of history)
+        with LaCAM; keep its plan if it reaches the goals."""
+        found = lacam(starts, self.goals, self._adjacent.__getitem__, self._distance, max_nodes,
+                      rotations=self.rotations).configs
+        if found is None:
+            return
+        self.history = [h[:done] + [c[i] for c in found[1:]] for i, h in enumerate(self.history)]
+        self.positions = list(found[-1])
+        self.tick = done - 1 + len(found) - 1
+        self._plans = []

@@ -33,7 +33,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..geometry.primitives import Pose
+from ..geometry.primitives import Path, Pose
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..planner import PlanResult
@@ -50,7 +50,12 @@ if TYPE_CHECKING:
 WINDOW, MAX_TICKS, STALL = 16, 2000, 48
 #: Planning rounds in a row that may leave units short of their goals with nobody closer.
 MAX_ROUNDS = 3
-
+#: The longest units take to settle on their tile centres before a round is planned (s; a
+#: person crosses half a tile in well under a second, a tank turning first in a few).
+SETTLE_TIME = 4.0
+#: Configurations LaCAM may search when WHCA* stops short (a round of 20 people at a door takes
+#: tens; a few thousand is a fraction of a second, so a round stays a short pause).
+COMPLETE = 5000
 
 def _off_centre(u: UnitState) -> float:
     """How far ``u`` stands from its tile's centre (tiles)."""
@@ -122,6 +127,9 @@ class Cooperative(Avoider):
         self.dirty = True
         self.plans: dict[str, Schedule] = {}
         self.by_tile: dict[Tile, list[tuple[int, str, int]]] = {}
+        self.close = True
+        self.settling: dict[str, Point] | None = None
+        self.settle_until = -1.0
         self.rounds = 0
         self.left: float = math.inf
         self.seen: tuple[int, int] = (0, -1)
@@ -176,7 +184,8 @@ class Cooperative(Avoider):
         if not self.dirty and units and len({u.spec.team for u in units}) == 1:
             known = world.known_map(units[0])
             if (id(known), known.version) != self.seen:
-                self.dirty = True  # the team learned something: plan again on what it knows
+                self.seen = (id(known), known.version)  # the team learned something: plan again
+                self.dirty = self._crossed(known)         # if a wall found lies on a plan
         if not self.dirty:
             for u in self.mine(world):
                 want = self._want(u)
@@ -187,21 +196,62 @@ class Cooperative(Avoider):
                     break
         if not self.dirty:
             return
-        moving = [u for u in self.mine(world) if u.mover is not None]
+        if self.settling is not None:
+            going = [u for u in units if u.spec.id in self.settling and (u.mover is not None or u.detour is not None)]
+            if going and now < self.settle_until:
+                return
+            for u in going:  # out of time: stop where it is
+                u.detour = None
+            self.settling = None
+        moving = [u for u in units if u.mover is not None]
         for u in moving:
             u.mover.brake()  # type: ignore[union-attr]
-        if not moving:
-            self._plan(world)
+        if moving:
+            return
+        if self.settle_until < 0.0 and self._settle(world, now):
+            return
+        self.settle_until = -1.0
+        self._plan(world)
 
-    def _plan(self, world: World) -> None:
-        self.dirty = False
-        self.plans.clear()
+    def _settle(self, world: World, now: float) -> bool:
+        """Send each unit whose body is not on its start tile alone to that tile's centre (in a
+        straight line, within its own tile), so that the round plans from units on tile centres
+        (none holds another's tile, and followers may close up). Returns whether any goes."""
+        self.settling = {}
+        self.plans.clear()  # the last round's plans no longer hold: nobody waits on them
         self.by_tile.clear()
-        units, agents, wants = [], [], []
+        for u, start in self._starts(world):
+            centre = (start[0] + 0.5, start[1] + 0.5, None)
+            if body_tiles(u.x, u.y, u.spec.width) | {tile_of(u.x, u.y)} != {start}:
+                self.settling[u.spec.id] = centre
+                u.detour = centre
+        if not self.settling:
+            self.settling = None
+            return False
+        self.settle_until = now + SETTLE_TIME
+        return True
+
+    @staticmethod
+    def _settle_route(u: UnitState, centre: Point) -> Route:
+        """To ``centre`` straight away from the tile edge ``u`` is nearest (the neighbour most
+        likely close by is across it), then along that edge: a straight line could pass closer
+        to that neighbour first, and two such units would each wait for the other."""
+        cx, cy = centre[0], centre[1]
+        corner = (u.x, cy) if abs(u.y - cy) >= abs(u.x - cx) else (cx, u.y)
+        points = [p for p in ((u.x, u.y), corner, (cx, cy))
+                  if math.hypot(p[0] - u.x, p[1] - u.y) > 1e-9 or p == (u.x, u.y)]
+        if len(points) < 2:
+            return Route(None)
+        segs = Path.from_waypoints(points)
+        return route_from(PlanResult(Status.FOUND, segments=segs), Pose(u.x, u.y, u.heading), centre)
+
+    def _starts(self, world: World) -> list[tuple[UnitState, Tile]]:
+        """Each unit and the tile it starts from, in priority order (nearest their tile's centre
+        first, then in the world's order): its own, or, when a unit nearer its centre has that
+        tile, a free one beside it (a unit with neither is left out, its status saying why)."""
         taken: set[Tile] = set()
-        goals: set[Tile] = set()
-        firsts: list[Tile] = []
-        for u in sorted(self.mine(world), key=lambda v: (_off_centre(v), v.spec.id)):
+        out: list[tuple[UnitState, Tile]] = []
+        for u in sorted(self.mine(world), key=_off_centre):
             start = tile_of(u.x, u.y)
             if start in taken:  # two small bodies in one tile: the one further off its centre moves over
                 moved = _start_beside(world, u, taken | _occupied(world, u))
@@ -212,8 +262,24 @@ class Cooperative(Avoider):
                     continue
                 start = moved
             taken.add(start)
-            units.append(u)
-            firsts.append(start)
+            out.append((u, start))
+        return out
+
+    def _crossed(self, known: TileMap) -> bool:
+        """Whether a tile still ahead on some plan is blocked on ``known``."""
+        blocked = known.blocked
+        return any(blocked[t[1], t[0]] for plan in self.plans.values()
+                   for t, _ in plan.visits[max(plan.progress, 0):])
+
+    def _plan(self, world: World) -> None:
+        self.dirty = False
+        self.plans.clear()
+        self.by_tile.clear()
+        self.close = True
+        agents, wants = [], []
+        goals: set[Tile] = set()
+        placed = self._starts(world)
+        units, firsts = [u for u, _ in placed], [t for _, t in placed]
         starts = set(firsts)
         for u, start in zip(units, firsts, strict=True):
             want = self._want(u)
@@ -236,7 +302,7 @@ class Cooperative(Avoider):
             units[i].queue.clear()
             self.dirty = True
             return
-        history = planner.solve(MAX_TICKS, stall=STALL)
+        history = planner.solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
@@ -251,9 +317,11 @@ class Cooperative(Avoider):
                 self.by_tile.setdefault(tile, []).append((t, u.spec.id, k))
             beside = body_tiles(u.x, u.y, u.spec.width) | {tile_of(u.x, u.y)}
             if beside != {visits[0][0]}:  # off its start tile's centre: hold what it covers until there
-                plan.progress = -1
+                plan.progress, self.close = -1, False
+                # held until it has left its start tile (or, staying, reached its centre)
+                held = 0 if len(visits) > 1 else -1
                 for tile in beside - {visits[0][0]}:
-                    self.by_tile.setdefault(tile, []).append((-1, u.spec.id, -1))
+                    self.by_tile.setdefault(tile, []).append((-1, u.spec.id, held))
             if self._want(u) is None and len(visits) > 1:  # idle, but asked to step aside
                 u.queue.append(Order(OrderKind.MOVE, ((u.x, u.y, u.heading),)))
             if end != goal and self.rounds >= MAX_ROUNDS:
@@ -287,6 +355,10 @@ class Cooperative(Avoider):
     # -- driving -------------------------------------------------------------------------------
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
         plan = self.plans.get(u.spec.id)
+        if self.settling is not None and u.spec.id in self.settling:
+            return self._settle_route(u, self.settling[u.spec.id])
+        if self.dirty and u.detour is not None:
+            return Route(None)  # a round is due: the drive to an old plan's end is dropped, not restarted
         if plan is None:
             return Route(None, message="cooperative: not planned")
         plan.start = max(plan.progress, 0)
@@ -312,18 +384,43 @@ class Cooperative(Avoider):
             k += 1
         plan.progress = k
         c = max(k, plan.cleared)
-        while c + 1 < len(plan.visits) and self._cleared(u.spec.id, plan.visits[c + 1]):
+        while c + 1 < len(plan.visits) and self._cleared(u.spec.id, plan.visits[c + 1]) and \
+                self._needed(u.spec.id, plan, c):
             c += 1
         plan.cleared = c
         if c + 1 >= len(plan.visits):
             return math.inf
         return max(0.0, plan.lead + (c - plan.start) - m.s)
 
+    def _needed(self, uid: str, plan: Schedule, c: int) -> bool:
+        """Whether ``uid`` may leave visit ``c``: anywhere but on its goal at once; from its goal
+        (stepping aside for a unit that passes) only once the first unit planned on that tile
+        after it has got as far as the plan had it the tick before (a wait on something earlier
+        in the plan, so no two units can wait on each other). Standing on its goal it holds
+        nobody up, where waiting beside it for a unit still far off would be a wait for nothing."""
+        tile = plan.visits[c][0]
+        if tile != plan.goal:
+            return True
+        leave = plan.visits[c + 1][1]
+        first: tuple[int, str, int] | None = None
+        for entry in self.by_tile.get(tile, ()):
+            if entry[0] >= leave and entry[1] != uid and (first is None or entry[0] < first[0]):
+                first = entry
+        if first is None:
+            return True
+        other = self.plans[first[1]]
+        before = max(j for j, (_, t) in enumerate(other.visits) if t < leave) if other.visits[0][1] < leave else 0
+        return other.progress >= before
+
     def _cleared(self, uid: str, visit: tuple[Tile, int]) -> bool:
-        """Whether every unit planned on ``visit``'s tile before it has reached the centre of
-        the tile after it."""
+        """Whether ``uid`` may enter ``visit``'s tile: every unit planned there before it has
+        reached the centre of that tile, and, unless every plan started on a tile centre
+        (``close``), the centre of the tile after it. Its own start tile it is on already."""
         tile, tick = visit
+        close = self.close
         for t, vid, k in self.by_tile.get(tile, ()):
-            if t < tick and vid != uid and self.plans[vid].progress <= k:
-                return False
+            if t < tick and vid != uid and (t >= 0 or tick > 0):
+                progress = self.plans[vid].progress
+                if progress < k or (progress == k and not close):
+                    return False
         return True

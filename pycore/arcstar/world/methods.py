@@ -46,8 +46,11 @@ CHECK_EVERY, HORIZON, SLACK = 0.5, 2.0, 0.25
 #: moving units within ``NEARBY`` tiles claim ``CLAIM_AHEAD`` tiles of their way, each costing
 #: ``PENALTY`` more (in the search's cost units: a straight step costs 10), as Lester advises.
 ADJACENT, NEARBY, CLAIM_AHEAD, PENALTY = 1.5, 10.0, 12.0, 20.0
-#: A unit held this long (s) is in a jam; the units this near it (tiles) are planned together.
+#: A unit held this long (s) is in a jam; the units this near it, or near those (tiles), are
+#: planned together.
 JAM_AFTER, JAM_RADIUS = 4.0, 2.5
+#: The most units one jam's plan takes (the chain of units within ``JAM_RADIUS`` of each other).
+JAM_MOST = 64
 
 
 def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
@@ -159,8 +162,14 @@ class Local(Avoider):
 
     def jam(self, world: World, u: UnitState, by: UnitState, now: float) -> None:
         """Hand ``u``, ``by`` and the units near them to the cooperative plan."""
-        near = {v.spec.id for v in world.units
-                if min(math.hypot(v.x - u.x, v.y - u.y), math.hypot(v.x - by.x, v.y - by.y)) <= JAM_RADIUS}
+        near = {u.spec.id, by.spec.id}
+        todo = [u, by]
+        while todo and len(near) < JAM_MOST:  # and the units near those, so no outsider stands in the jam
+            w = todo.pop()
+            for v in world.units:
+                if v.spec.id not in near and math.hypot(v.x - w.x, v.y - w.y) <= JAM_RADIUS:
+                    near.add(v.spec.id)
+                    todo.append(v)
         if self.group is None or self.group.members is None:
             self.group = Cooperative(near)
         else:

@@ -169,7 +169,7 @@ class Mover:
                 v = min(v, cap)
             elif a > s:
                 v = min(v, self._allowed(cap, a - s, b, dt))
-        return max(v, 0.0, self.v - b * dt) if not self.braking else max(v, 0.0)
+        return max(v, 0.0, self.v - b * dt)  # never harder than its brakes, whatever the room
 
     def step(self, dt: float, room: float = math.inf) -> None:
         """Advance one tick of ``dt`` seconds: pivot at a stop, or pick the speed and move.
