@@ -351,3 +351,44 @@ def mapf_run(doc: dict[str, Any], solvers: tuple[str, ...] = MAPF_SOLVERS, time_
                                          blocked=world.map.blocked).as_dict()
         rows.append(row)
     return rows
+
+
+def arcstar_tile_run(doc: dict[str, Any], time_limit: float = 20.0) -> dict[str, Any]:
+    """The scenario's tile version (as ``mapf_run`` builds it) planned by arcstar's cooperative
+    planner as the world's ``cooperative`` avoidance plans a round: WHCA* (window, 4 neighbours,
+    no rings), and LaCAM from the starts when WHCA* stalls. The plan is checked by pymapf's own
+    conflict finder (independent code) and scored like pymapf's rows. ``time_limit`` is not
+    enforced (the planner has its own budgets) but a slower solve is reported as unsolved."""
+    import pymapf
+
+    from arcstar.search.cooperative import CooperativePlanner
+    from arcstar.world import coordinated, metrics
+
+    world, units = scenario_units(doc)
+    agents = [(tile_of(*u["start"][:2]), tile_of(*u["goal"])) for u in units]
+    step_s = 1.0 / min(u["spec"].speed for u in units)
+    row: dict[str, Any] = {"solver": "arcstar cooperative", "step_s": step_s}
+    t0 = time.perf_counter()
+    planner = CooperativePlanner(world.map, agents, coordinated.WINDOW, neighbours=4, rotations=False)
+    history = planner.solve(coordinated.MAX_TICKS, stall=coordinated.STALL, complete=coordinated.COMPLETE)
+    row["solve_s"] = time.perf_counter() - t0
+    row["lacam"] = planner.completed
+    paths: dict[str, list[tuple[int, int]]] = {}
+    for u, tiles, (_s, goal) in zip(units, history, agents, strict=True):
+        end = len(tiles)
+        while end > 1 and tiles[end - 1] == goal and tiles[end - 2] == goal:
+            end -= 1  # pymapf's paths end when the agent settles on its goal
+        paths[u["id"]] = [(y, x) for x, y in tiles[:end]]
+    sol = pymapf.Solution(paths)
+    valid = sol.is_valid()
+    ends = all(paths[u["id"]][-1] == (g[1], g[0]) for u, (_s, g) in zip(units, agents, strict=True))
+    solved = bool(valid and ends and row["solve_s"] <= time_limit)
+    row.update(solved=solved, valid=valid)
+    if not solved:
+        return row
+    row.update(makespan_moves=sol.makespan, sum_of_costs_moves=sol.sum_of_costs, makespan_s=sol.makespan * step_s,
+               sum_of_costs_s=sol.sum_of_costs * step_s)
+    tracks = mapf_tracks(paths, units, step_s, world.dt)
+    row["metrics"] = metrics.measure(tracks, duration=max(float(doc.get("duration", 60.0)), sol.makespan * step_s),
+                                     blocked=world.map.blocked).as_dict()
+    return row

@@ -79,7 +79,7 @@ def test_world_peers_section_on_the_junction_has_arcstar_and_peer_rows():
     sections_world = bench_module("sections_world")
     res = sections_world.world_peers(common.Context(verbose=False), scenarios=["junction"], time_limit=1.0)
     assert res.status == "ok"
-    main, mapf, targets = res.tables
+    main, mapf, tile, targets = res.tables
     runners = [row[1] for row in main.rows]
     assert "arcstar none" in runners
     assert len(targets.rows) == len([r for r in runners if r.startswith("arcstar ")])
@@ -87,6 +87,20 @@ def test_world_peers_section_on_the_junction_has_arcstar_and_peer_rows():
         assert "ORCA (pyrvo)" in runners
     if res.data["peers"]["pymapf"]:
         assert any(row[1] == "pymapf CBS" and row[2] == "2/2" for row in mapf.rows)
+        # arcstar's planner on the same tile problem, its plan checked by pymapf's own validator
+        assert any(row[1] == "arcstar WHCA* (+ LaCAM)" and row[2] == "2/2" for row in mapf.rows)
+        ((scenario, moves, best, *_rest),) = tile.rows
+        assert scenario == "junction" and int(moves) >= int(best) > 0
+
+
+def test_world_sweep_section_scores_each_method_on_each_case():
+    common = bench_module("common")
+    sections_world = bench_module("sections_world")
+    ctx = common.Context(verbose=False, quick=True)
+    res = sections_world.world_sweep(ctx, methods=["none", "cooperative"])
+    (table,) = res.tables
+    assert {row[2] for row in table.rows} == {"cooperative"}  # none is left out: it overlaps by design
+    assert len(table.rows) == 4 and all(row[7] in ("yes",) or row[7].startswith("**no**") for row in table.rows)
 
 
 def test_world_peers_metrics_of_a_tile_plan():

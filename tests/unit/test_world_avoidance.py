@@ -142,3 +142,12 @@ def test_twenty_people_through_a_door_under_pinter_all_arrive():
     w = run(presets.door(count=20, avoidance="pinter", seed=1))
     assert all(u.arrived is not None for u in w.units), [(u.id, u.status) for u in w.units]
     assert overlap(w) <= TOLERANCE
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_jam_handed_to_a_plan_never_puts_a_body_in_a_wall(seed):
+    """Under claimed the crowd jams at the door and is handed to a cooperative plan; units off
+    their tile centres settle on them first. ``run`` checks every sample against the walls (a
+    settling move once cut the door's corner). Arrival is not asserted: claimed still jams."""
+    w = run(presets.door(count=20, avoidance="claimed", seed=seed))
+    assert overlap(w) <= TOLERANCE

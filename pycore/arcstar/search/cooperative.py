@@ -154,6 +154,8 @@ class CooperativePlanner:
         self._plan_tick = 0
         #: Rounds in which no order of the agents found plans for all (everyone waited a tick).
         self.jammed = 0
+        #: Whether ``solve`` took LaCAM's plan (``complete``) after WHCA* stopped short.
+        self.completed = False
 
     # -- input -----------------------------------------------------------------------------
     def _tile(self, value: object, field: str) -> int:
@@ -384,3 +386,4 @@ class CooperativePlanner:
         self.positions = list(found[-1])
         self.tick = done - 1 + len(found) - 1
         self._plans = []
+        self.completed = True

@@ -33,6 +33,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..collision.swept import swept_line_clear
 from ..geometry.primitives import Path, Pose
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
@@ -69,7 +70,8 @@ def _occupied(world: World, u: UnitState) -> set[Tile]:
 
 def _start_beside(world: World, u: UnitState, taken: set[Tile]) -> Tile | None:
     """The free open tile next to ``u``'s (4 neighbours) whose centre is nearest, reached in a
-    straight line that passes no other body: where ``u`` starts when another unit has its tile."""
+    straight line that passes no other body and no wall: where ``u`` starts when another unit has
+    its tile."""
     here = tile_of(u.x, u.y)
     ok = ~world.map.blocked
     h, w = ok.shape
@@ -79,6 +81,8 @@ def _start_beside(world: World, u: UnitState, taken: set[Tile]) -> Tile | None:
             continue
         cx, cy = t[0] + 0.5, t[1] + 0.5
         length = math.hypot(cx - u.x, cy - u.y)
+        if not swept_line_clear(world.map, (u.x, u.y), (cx, cy), u.spec.width):
+            continue  # its body would brush a wall on the way
         clear = True
         for v in world.units:
             if v is u:
@@ -232,18 +236,22 @@ class Cooperative(Avoider):
         return True
 
     @staticmethod
-    def _settle_route(u: UnitState, centre: Point) -> Route:
+    def _settle_route(world: World, u: UnitState, centre: Point) -> Route:
         """To ``centre`` straight away from the tile edge ``u`` is nearest (the neighbour most
         likely close by is across it), then along that edge: a straight line could pass closer
-        to that neighbour first, and two such units would each wait for the other."""
-        cx, cy = centre[0], centre[1]
-        corner = (u.x, cy) if abs(u.y - cy) >= abs(u.x - cx) else (cx, u.y)
-        points = [p for p in ((u.x, u.y), corner, (cx, cy))
-                  if math.hypot(p[0] - u.x, p[1] - u.y) > 1e-9 or p == (u.x, u.y)]
-        if len(points) < 2:
+        to that neighbour first, and two such units would each wait for the other. Where that
+        would brush a wall, the other way round, or straight; where every way would, it stays."""
+        here, end = (u.x, u.y), (centre[0], centre[1])
+        if math.hypot(end[0] - here[0], end[1] - here[1]) <= 1e-9:
             return Route(None)
-        segs = Path.from_waypoints(points)
-        return route_from(PlanResult(Status.FOUND, segments=segs), Pose(u.x, u.y, u.heading), centre)
+        across, along = (here[0], end[1]), (end[0], here[1])  # the two corners
+        first, second = (across, along) if abs(here[1] - end[1]) >= abs(here[0] - end[0]) else (along, across)
+        for way in ([here, first, end], [here, second, end], [here, end]):
+            points = [p for i, p in enumerate(way) if i == 0 or math.dist(p, way[i - 1]) > 1e-9]
+            if all(swept_line_clear(world.map, a, b, u.spec.width) for a, b in zip(points, points[1:])):
+                segs = Path.from_waypoints(points)
+                return route_from(PlanResult(Status.FOUND, segments=segs), Pose(u.x, u.y, u.heading), centre)
+        return Route(None)
 
     def _starts(self, world: World) -> list[tuple[UnitState, Tile]]:
         """Each unit and the tile it starts from, in priority order (nearest their tile's centre
@@ -356,7 +364,7 @@ class Cooperative(Avoider):
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
         plan = self.plans.get(u.spec.id)
         if self.settling is not None and u.spec.id in self.settling:
-            return self._settle_route(u, self.settling[u.spec.id])
+            return self._settle_route(world, u, self.settling[u.spec.id])
         if self.dirty and u.detour is not None:
             return Route(None)  # a round is due: the drive to an old plan's end is dropped, not restarted
         if plan is None:

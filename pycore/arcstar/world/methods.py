@@ -153,7 +153,14 @@ class Local(Avoider):
         return not self.member(u)
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
-        if self.member(u):
+        if self.member(u):  # the plan orders who goes first, but a unit outside it may stand in the way
+            h = self.hold(u)
+            if by is None or self.member(by):
+                h.since, h.by = None, None
+            elif h.by != by.spec.id or h.since is None:
+                h.since, h.by = now, by.spec.id
+            elif now - h.since >= JAM_AFTER:
+                self.jam(world, u, by, now)  # it joins the plan, with the units near it
             return
         super().held(world, u, by, now)
         h = self.hold(u)
