@@ -470,6 +470,31 @@ def test_screenshot_of_the_door_preset_mid_way(lab: Page, save_screen):
     assert path.stat().st_size > 10_000
 
 
+def test_the_door_under_cooperative_plays_to_the_end_in_the_lab(lab: Page, save_screen):
+    """The issue's door scenario run by the worker as a visitor would watch it: every unit
+    arrives, the table under the map says so, and no two bodies ever overlapped (the bodies
+    are also checked against the walls while it plays)."""
+    load_preset(lab, "door", "cooperative")
+    set_speed(lab, "8")
+    lab.get_by_test_id("world-play").click()
+    lab.wait_for_function("window.arcstar.world().running")
+    for _ in range(600):
+        w = world(lab)
+        check_bodies_clear_of_walls(lab, w)
+        if w["metrics"]["arrived"] == w["metrics"]["units"]:
+            break
+        lab.wait_for_timeout(100)
+    lab.wait_for_function("window.arcstar.world().metrics.arrived === 20", timeout=TIMEOUT_MS)
+    w = world(lab)
+    m = w["metrics"]
+    assert m["units"] == 20 and m["makespan"] and m["deepest_overlap"] <= 0.05 + 1e-9, m
+    assert "All 20 units arrived" in lab.get_by_test_id("world-message").inner_text()
+    save_screen(lab, "units-door-cooperative-done")
+    if w["running"]:
+        lab.get_by_test_id("world-play").click()
+        lab.wait_for_function("!window.arcstar.world().running")
+
+
 def test_after_an_engine_crash_the_units_come_back_where_they_stood(lab_factory):
     context, page = lab_factory()
     try:
