@@ -406,6 +406,8 @@ class Cooperative(Avoider):
         after it has got as far as the plan had it the tick before (a wait on something earlier
         in the plan, so no two units can wait on each other). Standing on its goal it holds
         nobody up, where waiting beside it for a unit still far off would be a wait for nothing."""
+        if c < 0:
+            return True  # on its way to its first tile's centre
         tile = plan.visits[c][0]
         if tile != plan.goal:
             return True
