@@ -69,9 +69,9 @@ def path_tiles(u: UnitState, ahead: float = AHEAD) -> list[Tile]:
     m = u.mover
     if m is None:
         return out
-    dist, xy = m.points()
-    i0 = int(np.searchsorted(dist, m.s, side="right"))
-    i1 = int(np.searchsorted(dist, m.s + ahead, side="right"))
+    _, xy = m.points()
+    i0 = m.after(m.s)
+    i1 = m.after(m.s + ahead)
     for x, y in xy[i0:i1 + 1]:
         t = (math.floor(x), math.floor(y))
         if t != out[-1]:
@@ -241,7 +241,7 @@ class Avoider:
             return math.inf  # in them already: backing out (spacing keeps the bodies apart)
         m = u.mover
         dist, xy = m.points()
-        i0 = int(np.searchsorted(dist, m.s, side="right"))
+        i0 = m.after(m.s)
         for k in range(i0, len(dist)):
             if float(dist[k]) - m.s > m.reach:
                 break

@@ -28,6 +28,7 @@ the unit stops on the goal, never beyond it.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,6 +115,7 @@ class Mover:
         self.done = self.arrived = self.braking = False
         self.reach = unit.speed ** 2 / (2.0 * unit.braking) + unit.speed + 1.0  # look-ahead (tiles)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
+        self._dists: list[float] | None = None
 
     @property
     def gear(self) -> int:
@@ -154,6 +156,14 @@ class Mover:
             xys.append(np.array([[end.x, end.y]]))
             cached = self._points = (np.concatenate(dists), np.concatenate(xys))
         return cached
+
+    def after(self, s: float) -> int:
+        """The index of the first of ``points()`` more than ``s`` tiles along the path (as
+        ``np.searchsorted(dist, s, side="right")``; a bisect on a list costs a fraction of a numpy
+        call, and the avoidance checks ask for it for every unit every tick)."""
+        if self._dists is None:
+            self._dists = self.points()[0].tolist()
+        return bisect_right(self._dists, s)
 
     def _next_speed(self, dt: float, stop: Barrier, room: float) -> float:
         u, s = self.unit, self.s
