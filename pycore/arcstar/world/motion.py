@@ -146,10 +146,10 @@ class Mover:
             xys: list[np.ndarray] = []
             start = 0.0
             for seg in self.path.segments:
-                poses = seg.sample(spacing)  # its start, ..., its end
-                keep = max(1, len(poses) - 1)  # the end is the next segment's start
-                dists.append(start + np.linspace(0.0, seg.length, len(poses))[:keep])
-                xys.append(poses[:keep, :2])
+                along, xy = seg.sample_xy(spacing)  # its start, ..., its end
+                keep = max(1, len(along) - 1)  # the end is the next segment's start
+                dists.append(start + along[:keep])
+                xys.append(xy[:keep])
                 start += seg.length
             end = self.path.end_pose()
             dists.append(np.array([start]))
