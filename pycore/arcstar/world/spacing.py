@@ -60,8 +60,7 @@ class Neighbours:
     and in the same order as a walk over the cells."""
 
     def __init__(self, units: Iterable[UnitState]) -> None:
-        placed = sorted(((int(u.x // CELL), int(u.y // CELL), k, u) for k, u in enumerate(units)),
-                        key=lambda e: e[:3])
+        placed = sorted((int(u.x // CELL), int(u.y // CELL), k, u) for k, u in enumerate(units))  # k: never ties
         self._cx = [e[0] for e in placed]
         self._cy = [e[1] for e in placed]
         self._units = [e[3] for e in placed]
@@ -163,13 +162,13 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     half = u.spec.width / 2.0
     pos = np.array([(j.x, j.y) for j in others])
     towards = [approaching(j, u.x, u.y) for j in others]
-    base = np.array([half + j.spec.width / 2.0 + MARGIN for j in others])
-    d = np.hypot(ahead[:, None, 0] - pos[None, :, 0], ahead[:, None, 1] - pos[None, :, 1])
-    clear = base.copy()
-    if standoff:
+    clear = [half + j.spec.width / 2.0 + MARGIN for j in others]
+    d = np.hypot(ahead[:, None, 0] - pos[:, 0], ahead[:, None, 1] - pos[:, 1])
+    if standoff and any(towards):
+        closest = np.minimum.reduce(d).tolist()  # per unit, the nearest the way comes to it
         for k, j in enumerate(others):
-            if towards[k] and u.gives_way_to != j.spec.id and bool((d[:, k] < base[k] + STANDOFF).any()) \
-                    and on_way(near.way(j, dt), u.x, u.y, base[k]):
+            if towards[k] and u.gives_way_to != j.spec.id and closest[k] < clear[k] + STANDOFF \
+                    and on_way(near.way(j, dt), u.x, u.y, clear[k]):
                 clear[k] += STANDOFF  # head-on: each drives through where the other stands
     now = np.hypot(pos[:, 0] - u.x, pos[:, 1] - u.y)
     hit = (d < clear) & (d < now - 1e-9)
