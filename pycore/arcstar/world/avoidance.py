@@ -70,12 +70,11 @@ def path_tiles(u: UnitState, ahead: float = AHEAD) -> list[Tile]:
     if m is None:
         return out
     _, xy = m.points()
-    i0 = m.after(m.s)
-    i1 = m.after(m.s + ahead)
-    for x, y in xy[i0:i1 + 1]:
-        t = (math.floor(x), math.floor(y))
-        if t != out[-1]:
-            out.append(t)
+    tiles = np.floor(xy[m.after(m.s):m.after(m.s + ahead) + 1]).astype(np.int64)
+    if len(tiles):
+        # a tile where the one before differs (the first: from the unit's own), all at once
+        changed = (tiles != np.vstack((out, tiles[:-1]))).any(axis=1)
+        out.extend(map(tuple, tiles[changed].tolist()))
     return out
 
 
