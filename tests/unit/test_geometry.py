@@ -205,6 +205,14 @@ def test_path_sample():
     assert len(path.sample(math.inf)) == 2  # start and end, always
 
 
+def test_segment_sample_xy_is_sample_without_headings():
+    for seg in sample_path().segments:
+        along, xy = seg.sample_xy(0.1)
+        poses = seg.sample(0.1)
+        assert xy.tolist() == poses[:, :2].tolist()  # the same points, bit for bit
+        assert along.tolist() == np.linspace(0.0, seg.length, len(poses)).tolist()
+
+
 def test_path_curvature_corners_and_word():
     path = sample_path()
     assert path.max_curvature() == pytest.approx(1.0)

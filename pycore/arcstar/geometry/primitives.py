@@ -253,6 +253,12 @@ class _SegmentBase:
         out[:, 2] = _normalize_array(out[:, 2])
         return out
 
+    def sample_xy(self, step: float) -> tuple[np.ndarray, np.ndarray]:
+        """The distances along the segment where ``sample`` places its poses, and (x, y) there
+        as an (n, 2) array: for callers that want only the points (no headings to wrap)."""
+        s = np.linspace(0.0, self.length, _sample_count(self.length, step))
+        return s, self._sample_at(s)[:, :2]
+
 
 def _sample_count(length: float, step: Any) -> int:
     step = finite(step, "step", limit=math.inf)

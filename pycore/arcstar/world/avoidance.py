@@ -69,13 +69,12 @@ def path_tiles(u: UnitState, ahead: float = AHEAD) -> list[Tile]:
     m = u.mover
     if m is None:
         return out
-    dist, xy = m.points()
-    i0 = int(np.searchsorted(dist, m.s, side="right"))
-    i1 = int(np.searchsorted(dist, m.s + ahead, side="right"))
-    for x, y in xy[i0:i1 + 1]:
-        t = (math.floor(x), math.floor(y))
-        if t != out[-1]:
-            out.append(t)
+    _, xy = m.points()
+    tiles = np.floor(xy[m.after(m.s):m.after(m.s + ahead) + 1]).astype(np.int64)
+    if len(tiles):
+        # a tile where the one before differs (the first: from the unit's own), all at once
+        changed = (tiles != np.vstack((out, tiles[:-1]))).any(axis=1)
+        out.extend(map(tuple, tiles[changed].tolist()))
     return out
 
 
@@ -241,7 +240,7 @@ class Avoider:
             return math.inf  # in them already: backing out (spacing keeps the bodies apart)
         m = u.mover
         dist, xy = m.points()
-        i0 = int(np.searchsorted(dist, m.s, side="right"))
+        i0 = m.after(m.s)
         for k in range(i0, len(dist)):
             if float(dist[k]) - m.s > m.reach:
                 break

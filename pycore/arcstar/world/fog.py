@@ -81,8 +81,8 @@ def swept_tiles(u: UnitState) -> set[tuple[int, int]]:
     out = body_tiles(u.x, u.y, u.spec.width)
     if m is None:
         return out
-    dist, xy = m.points()
-    i0 = int(np.searchsorted(dist, m.s, side="right"))
+    _, xy = m.points()
+    i0 = m.after(m.s)
     for x, y in xy[i0::2]:
         out |= body_tiles(float(x), float(y), u.spec.width)
     return out

@@ -66,8 +66,8 @@ def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
     v = max(abs(m.v), 0.5 * u.spec.speed)
     reach = min(u.spec.speed * HORIZON, abs(m.v) * HORIZON + 0.5 * u.spec.acceleration * HORIZON ** 2)
     dist, xy = m.points()
-    i0 = int(np.searchsorted(dist, m.s, side="right"))
-    i1 = int(np.searchsorted(dist, m.s + reach, side="right"))
+    i0 = m.after(m.s)
+    i1 = m.after(m.s + reach)
     for k in range(i0, min(i1 + 1, len(dist)), 2):
         when = min((float(dist[k]) - m.s) / v, HORIZON)
         for t in body_tiles(float(xy[k][0]), float(xy[k][1]), u.spec.width):

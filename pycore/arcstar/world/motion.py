@@ -28,6 +28,7 @@ the unit stops on the goal, never beyond it.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,6 +115,7 @@ class Mover:
         self.done = self.arrived = self.braking = False
         self.reach = unit.speed ** 2 / (2.0 * unit.braking) + unit.speed + 1.0  # look-ahead (tiles)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
+        self._dists: list[float] | None = None
 
     @property
     def gear(self) -> int:
@@ -144,16 +146,24 @@ class Mover:
             xys: list[np.ndarray] = []
             start = 0.0
             for seg in self.path.segments:
-                poses = seg.sample(spacing)  # its start, ..., its end
-                keep = max(1, len(poses) - 1)  # the end is the next segment's start
-                dists.append(start + np.linspace(0.0, seg.length, len(poses))[:keep])
-                xys.append(poses[:keep, :2])
+                along, xy = seg.sample_xy(spacing)  # its start, ..., its end
+                keep = max(1, len(along) - 1)  # the end is the next segment's start
+                dists.append(start + along[:keep])
+                xys.append(xy[:keep])
                 start += seg.length
             end = self.path.end_pose()
             dists.append(np.array([start]))
             xys.append(np.array([[end.x, end.y]]))
             cached = self._points = (np.concatenate(dists), np.concatenate(xys))
         return cached
+
+    def after(self, s: float) -> int:
+        """The index of the first of ``points()`` more than ``s`` tiles along the path (as
+        ``np.searchsorted(dist, s, side="right")``; a bisect on a list costs a fraction of a numpy
+        call, and the avoidance checks ask for it for every unit every tick)."""
+        if self._dists is None:
+            self._dists = self.points()[0].tolist()
+        return bisect_right(self._dists, s)
 
     def _next_speed(self, dt: float, stop: Barrier, room: float) -> float:
         u, s = self.unit, self.s

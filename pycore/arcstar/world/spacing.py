@@ -23,8 +23,8 @@ tell them who holds it).
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -52,22 +52,29 @@ Box = tuple[float, float, float, float]
 
 
 class Neighbours:
-    """The units bucketed by ``CELL``-tile squares, for finding those near a point."""
+    """The units bucketed by ``CELL``-tile squares where they stand when the tick starts, for
+    finding those near a point.
+
+    The units are kept sorted by cell (column, then row, then the world's order), so the units
+    of a block of columns are one slice, found by bisection: cheaper than a lookup per cell,
+    and in the same order as a walk over the cells."""
 
     def __init__(self, units: Iterable[UnitState]) -> None:
-        self.cells: dict[tuple[int, int], list[UnitState]] = defaultdict(list)
-        self.widest = 0.0
+        placed = sorted((int(u.x // CELL), int(u.y // CELL), k, u) for k, u in enumerate(units))  # k: never ties
+        self._cx = [e[0] for e in placed]
+        self._cy = [e[1] for e in placed]
+        self._units = [e[3] for e in placed]
+        self.widest = max((u.spec.width for u in self._units), default=0.0)
         self._ways: dict[str, tuple[object, float, Way | None, Box | None]] = {}
-        for u in units:
-            self.cells[(int(u.x // CELL), int(u.y // CELL))].append(u)
-            self.widest = max(self.widest, u.spec.width)
 
-    def near(self, x: float, y: float, r: float) -> Iterator[UnitState]:
-        """Units whose cell lies within ``r`` (+ a cell) of (x, y): a superset of those within r."""
+    def near(self, x: float, y: float, r: float) -> list[UnitState]:
+        """Units whose cell lies within ``r`` (+ a cell) of (x, y): a superset of those within r,
+        by cell (column, row) and in the world's order within a cell."""
         r += CELL  # a unit may have moved out of its cell this tick
-        for cx in range(int((x - r) // CELL), int((x + r) // CELL) + 1):
-            for cy in range(int((y - r) // CELL), int((y + r) // CELL) + 1):
-                yield from self.cells.get((cx, cy), ())
+        y0, y1 = int((y - r) // CELL), int((y + r) // CELL)
+        cx, cy, units = self._cx, self._cy, self._units
+        return [units[k] for k in range(bisect_left(cx, int((x - r) // CELL)), bisect_right(cx, int((x + r) // CELL)))
+                if y0 <= cy[k] <= y1]
 
     def way(self, j: UnitState, dt: float) -> Way | None:
         """``ahead_of(j, dt)``, kept until j moves (units move one after another in a tick, and
@@ -107,29 +114,31 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
     half = u.spec.width / 2.0
     # Only units that could touch the way ahead this tick: within reach of a body where they stand,
     # or, moving, within reach of their own way ahead (``crossing``).
-    others = []
-    for j in near.near(u.x, u.y, reach + half + near.widest / 2.0 + STANDOFF):
+    x, y = u.x, u.y
+    fixed = reach + SPACING + half  # + j's half width + MARGIN: where the bodies touch
+    others: list[tuple[UnitState, bool]] = []  # (unit, whether it moves at VMIN or faster)
+    for j in near.near(x, y, reach + half + near.widest / 2.0 + STANDOFF):
         if j is u:
             continue
-        d = math.hypot(j.x - u.x, j.y - u.y)
-        touch = reach + SPACING + half + j.spec.width / 2.0 + MARGIN
-        if d < touch + STANDOFF or (j.mover is not None and abs(j.speed) >= VMIN
-                                    and d < touch + reach_of(j, dt) + SPACING):
-            others.append(j)
+        d = math.hypot(j.x - x, j.y - y)
+        touch = fixed + j.spec.width / 2.0 + MARGIN
+        fast = j.mover is not None and abs(j.speed) >= VMIN
+        if d < touch + STANDOFF or (fast and d < touch + reach_of(j, dt) + SPACING):
+            others.append((j, fast))
     if not others:
         return math.inf, None
     dist, xy = m.points(SPACING)
-    i0 = int(np.searchsorted(dist, m.s, side="right"))
-    i1 = int(np.searchsorted(dist, m.s + reach, side="right"))
-    ahead = xy[i0:i1 + 1]
-    if len(ahead) == 0:
+    i0 = m.after(m.s)
+    if i0 >= len(dist):
         return math.inf, None
+    i1 = m.after(m.s + reach)
+    ahead = xy[i0:i1 + 1]
     box = bounds(ahead)
     # The exact checks below are costly; a unit whose body (or way) stays clear of the way's
     # bounding box can take no part in them.
-    still = [j for j in others if off_box(box, j.x, j.y) < half + j.spec.width / 2.0 + MARGIN + STANDOFF]
-    moving = [j for j in others if j.mover is not None and abs(j.speed) >= VMIN
-              and boxes_near(box, near.way_box(j, dt), half + j.spec.width / 2.0 + MARGIN)]
+    still = [j for j, _ in others if off_box(box, j.x, j.y) < half + j.spec.width / 2.0 + MARGIN + STANDOFF]
+    moving = [j for j, fast in others
+              if fast and boxes_near(box, near.way_box(j, dt), half + j.spec.width / 2.0 + MARGIN)]
     best, who = math.inf, None
     if still:
         best, who = standing_in_way(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff)
@@ -153,20 +162,21 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     half = u.spec.width / 2.0
     pos = np.array([(j.x, j.y) for j in others])
     towards = [approaching(j, u.x, u.y) for j in others]
-    base = np.array([half + j.spec.width / 2.0 + MARGIN for j in others])
-    d = np.hypot(ahead[:, None, 0] - pos[None, :, 0], ahead[:, None, 1] - pos[None, :, 1])
-    clear = base.copy()
-    if standoff:
+    clear = [half + j.spec.width / 2.0 + MARGIN for j in others]
+    d = np.hypot(ahead[:, None, 0] - pos[:, 0], ahead[:, None, 1] - pos[:, 1])
+    if standoff and any(towards):
+        closest = np.minimum.reduce(d).tolist()  # per unit, the nearest the way comes to it
         for k, j in enumerate(others):
-            if towards[k] and u.gives_way_to != j.spec.id and bool((d[:, k] < base[k] + STANDOFF).any()) \
-                    and on_way(near.way(j, dt), u.x, u.y, base[k]):
+            if towards[k] and u.gives_way_to != j.spec.id and closest[k] < clear[k] + STANDOFF \
+                    and on_way(near.way(j, dt), u.x, u.y, clear[k]):
                 clear[k] += STANDOFF  # head-on: each drives through where the other stands
     now = np.hypot(pos[:, 0] - u.x, pos[:, 1] - u.y)
-    hit = (d < clear[None, :]) & (d < now[None, :] - 1e-9)
+    hit = (d < clear) & (d < now - 1e-9)
     best, who = math.inf, None
-    if hit.any():
-        first = hit.argmax(axis=0)
-        for col in np.flatnonzero(hit.any(axis=0)).tolist():
+    cols = hit.any(axis=0)
+    if cols.any():
+        first = hit.argmax(axis=0).tolist()
+        for col in np.flatnonzero(cols).tolist():
             gap = max(0.0, float(dist[first[col]]) - s - SPACING)
             if towards[col]:
                 gap /= 2.0
@@ -176,9 +186,10 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
 
 
 def bounds(points: np.ndarray) -> Box:
-    """The bounding box (x0, y0, x1, y1) of points (k, 2)."""
-    lo, hi = points.min(axis=0).tolist(), points.max(axis=0).tolist()
-    return lo[0], lo[1], hi[0], hi[1]
+    """The bounding box (x0, y0, x1, y1) of points (k, 2) (the ufuncs' own reduce: ``min()``
+    adds a Python wrapper that costs about as much as the reduction of a few points)."""
+    (x0, y0), (x1, y1) = np.minimum.reduce(points).tolist(), np.maximum.reduce(points).tolist()
+    return x0, y0, x1, y1
 
 
 def off_box(box: Box, x: float, y: float) -> float:
@@ -210,8 +221,8 @@ def ahead_of(j: UnitState, dt: float) -> Way | None:
         return None
     jdist, jxy = jm.points(SPACING)
     reach = reach_of(j, dt)
-    j0 = int(np.searchsorted(jdist, jm.s, side="right"))
-    j1 = int(np.searchsorted(jdist, jm.s + reach, side="right"))
+    j0 = jm.after(jm.s)
+    j1 = jm.after(jm.s + reach)
     if j1 < j0 or j0 >= len(jdist):
         return None
     return jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - jm.s) / max(jm.v, VMIN)
