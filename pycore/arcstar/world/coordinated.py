@@ -3,27 +3,30 @@ time, and the units drive those plans in their own time without ever sharing a t
 
 Planning: ``search.cooperative.CooperativePlanner`` on the map's open tiles, 4 neighbours (a
 diagonal step would sweep a body over the two tiles beside it), without rotations (rings of
-units each stepping into the tile the next one leaves), from each unit's tile to its goal's tile; units with
-nothing to do are agents whose goal is where they stand, so they step aside for a passing unit
-and come back. The whole run is planned at once, when orders change (moving units first brake
-to a halt, so every plan starts from standing units), and again if units end short of their
-goals (at most ``MAX_ROUNDS`` times without progress).
+units each stepping into the tile the next one leaves), from each unit's tile to its goal's
+tile, and LaCAM (complete) for the round when WHCA* stalls; units with nothing to do are agents
+whose goal is where they stand, so they step aside for a passing unit (where there is no way
+round them) and come back. The whole run is planned at once, when orders change: moving units
+first brake to a halt, then settle on their tiles' centres (``SETTLE_TIME``), so every plan
+starts from standing units on centres; and again if units end short of their goals (at most
+``MAX_ROUNDS`` times without progress).
 
 Driving (an action dependency graph, after Hoenig et al. 2019): each unit follows its tiles'
 centres as a polyline (pivoting at corners, so turning radii are not kept: the price of the
-guarantee) and may drive past a tile's centre into the next tile only when every other unit
-planned to be on that tile earlier has reached the centre of the tile after it. A unit waits
-only for units planned to be there earlier, or for one leaving the tile in the same tick, and
-such same-tick chains never close into a ring (no rotations), so nobody waits in a circle; bodies
-up to a tile wide never touch (units in tiles that are not the same are at least a tile apart, centre to centre, on
-4-neighbour moves).
+guarantee) and may drive into a tile only when every other unit planned there earlier has
+reached that tile's centre (or, when some plan started off a centre, the centre of the tile
+after it). A unit waits only for units planned to be there earlier, or for one leaving the
+tile in the same tick, and such same-tick chains never close into a ring (no rotations), so
+nobody waits in a circle; ``spacing`` keeps the bodies apart meanwhile. A unit resting on its
+goal that the plan has step aside leaves only when the unit it makes way for is near.
 
 Under fog, units of one team plan on what that team knows (unknown tiles open) and plan again
-when it learns something; units of several teams together plan on the map itself.
+when a wall they learn lies on a plan; units of several teams together plan on the map itself.
 
 Limits: units wider than a tile are planned as if a tile wide (``spacing`` still keeps their
 bodies apart); the nearest of several targets is the nearest as the crow flies; two units on one
-tile cannot both be planned: the later one stands still, with its status saying why.
+tile cannot both be planned: the one further off the centre starts on a free tile beside it if
+it can get there, else it is left out, standing, with its status saying why.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ SETTLE_TIME = 4.0
 #: Configurations LaCAM may search when WHCA* stops short (a round of 20 people at a door takes
 #: tens; a few thousand is a fraction of a second, so a round stays a short pause).
 COMPLETE = 5000
+
 
 def _off_centre(u: UnitState) -> float:
     """How far ``u`` stands from its tile's centre (tiles)."""
