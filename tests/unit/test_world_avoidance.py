@@ -151,3 +151,12 @@ def test_a_jam_handed_to_a_plan_never_puts_a_body_in_a_wall(seed):
     settling move once cut the door's corner). Arrival is not asserted: claimed still jams."""
     w = run(presets.door(count=20, avoidance="claimed", seed=seed))
     assert overlap(w) <= TOLERANCE
+
+
+def test_two_groups_swap_under_pinter_all_arrive():
+    """The issue's swap under Pinter's rules: units give way into refuges, and a jam goes to a
+    cooperative plan; a unit waiting in a refuge keeps waiting while the one it lets by is
+    between two legs (it let go too early, and the swap never untangled)."""
+    w = run(presets.group_swap(count=10, avoidance="pinter"))
+    assert all(u.arrived is not None for u in w.units), [(u.id, u.status) for u in w.units]
+    assert overlap(w) <= TOLERANCE

@@ -253,10 +253,11 @@ class Avoider:
         return self.keep_out_room(world, u)
 
     def _still_coming(self, world: World, u: UnitState, other: str) -> bool:
-        """Whether unit ``other`` still has to pass near ``u`` (its way runs next to u)."""
+        """Whether unit ``other`` still has to pass near ``u`` (its way runs next to u; between
+        two legs, while it has orders, it is taken to: its next way is not known yet)."""
         j = world.find(other)
         if j is None or j.mover is None:
-            return False
+            return j is not None and j.busy
         here = body_tiles(u.x, u.y, u.spec.width + 1.0)
         return any(t in here for t in path_tiles(j))
 
