@@ -160,3 +160,13 @@ def test_two_groups_swap_under_pinter_all_arrive():
     w = run(presets.group_swap(count=10, avoidance="pinter"))
     assert all(u.arrived is not None for u in w.units), [(u.id, u.status) for u in w.units]
     assert overlap(w) <= TOLERANCE
+
+
+def test_a_tank_waits_for_the_other_to_back_into_the_bay_without_a_jam():
+    """Two tanks head-on under pinter: one backs into the passing bay (turning on the spot
+    first, which takes a tank a while) and the other waits. Counting that wait as a jam handed
+    both to a cooperative plan mid-manoeuvre, which sent the first back out (16 s of waiting)."""
+    w = run(presets.corridor_bay(length=13, avoidance="pinter"))
+    assert all(u.arrived is not None for u in w.units)
+    assert max(longest_stuck(u.samples, u.arrived) for u in w.units) <= 10.0
+    assert not [e for e in w.events if e.kind.value == "jam"]

@@ -49,6 +49,9 @@ ADJACENT, NEARBY, CLAIM_AHEAD, PENALTY = 1.5, 10.0, 12.0, 20.0
 #: A unit held this long (s) is in a jam; the units this near it, or near those (tiles), are
 #: planned together.
 JAM_AFTER, JAM_RADIUS = 4.0, 2.5
+#: How long (s) a unit waits for one that is driving to a refuge to let it by before it counts
+#: as a jam (a tank backing into a bay turns on the spot first, at 0.8 rad/s).
+REFUGE_PATIENCE = 12.0
 #: The most units one jam's plan takes (the chain of units within ``JAM_RADIUS`` of each other).
 JAM_MOST = 64
 
@@ -164,8 +167,10 @@ class Local(Avoider):
             return
         super().held(world, u, by, now)
         h = self.hold(u)
-        if by is not None and h.since is not None and now - h.since >= JAM_AFTER:
-            self.jam(world, u, by, now)
+        if by is not None and h.since is not None and now - h.since >= JAM_AFTER and not (
+                by.gives_way_to == u.spec.id and by.detour is not None and by.mover is not None
+                and not by.waiting and now - h.since < REFUGE_PATIENCE):
+            self.jam(world, u, by, now)  # (not while the one in its way drives to a refuge for it)
 
     def jam(self, world: World, u: UnitState, by: UnitState, now: float) -> None:
         """Hand ``u``, ``by`` and the units near them to the cooperative plan."""
