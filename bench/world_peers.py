@@ -309,8 +309,6 @@ def mapf_run(doc: dict[str, Any], solvers: tuple[str, ...] = MAPF_SOLVERS, time_
     in moves and in seconds, the solve time, and the metrics of its trajectories."""
     import pymapf
 
-    from arcstar.world import metrics
-
     world, units = scenario_units(doc)
     grid = pymapf.GridMap(world.map.blocked.tolist())
     agents = []
@@ -343,14 +341,24 @@ def mapf_run(doc: dict[str, Any], solvers: tuple[str, ...] = MAPF_SOLVERS, time_
             continue
         valid = sol.is_valid()
         ends = all(sol.paths[a.name][-1] == a.goal for a in agents)
-        row.update(solved=bool(valid and ends), valid=valid, makespan_moves=sol.makespan,
-                   sum_of_costs_moves=sol.sum_of_costs, makespan_s=sol.makespan * step_s,
-                   sum_of_costs_s=sol.sum_of_costs * step_s)
-        tracks = mapf_tracks(sol.paths, units, step_s, world.dt)
-        row["metrics"] = metrics.measure(tracks, duration=max(duration, sol.makespan * step_s),
-                                         blocked=world.map.blocked).as_dict()
-        rows.append(row)
+        row.update(solved=bool(valid and ends), valid=valid)
+        rows.append(scored(row, sol, units, world, duration))
     return rows
+
+
+def scored(row: dict[str, Any], sol: Any, units: list[dict[str, Any]], world: Any, duration: float
+           ) -> dict[str, Any]:
+    """``row`` with a tile plan's (a ``pymapf.Solution``'s) makespan and sum of costs in moves and
+    in seconds (``row["step_s"]`` a move), and the metrics of the motion it makes."""
+    from arcstar.world import metrics
+
+    step_s = row["step_s"]
+    row.update(makespan_moves=sol.makespan, sum_of_costs_moves=sol.sum_of_costs, makespan_s=sol.makespan * step_s,
+               sum_of_costs_s=sol.sum_of_costs * step_s)
+    tracks = mapf_tracks(sol.paths, units, step_s, world.dt)
+    row["metrics"] = metrics.measure(tracks, duration=max(duration, sol.makespan * step_s),
+                                     blocked=world.map.blocked).as_dict()
+    return row
 
 
 def arcstar_tile_run(doc: dict[str, Any], time_limit: float = 20.0) -> dict[str, Any]:
@@ -362,7 +370,7 @@ def arcstar_tile_run(doc: dict[str, Any], time_limit: float = 20.0) -> dict[str,
     import pymapf
 
     from arcstar.search.cooperative import CooperativePlanner
-    from arcstar.world import coordinated, metrics
+    from arcstar.world import coordinated
 
     world, units = scenario_units(doc)
     agents = [(tile_of(*u["start"][:2]), tile_of(*u["goal"])) for u in units]
@@ -384,11 +392,4 @@ def arcstar_tile_run(doc: dict[str, Any], time_limit: float = 20.0) -> dict[str,
     ends = all(paths[u["id"]][-1] == (g[1], g[0]) for u, (_s, g) in zip(units, agents, strict=True))
     solved = bool(valid and ends and row["solve_s"] <= time_limit)
     row.update(solved=solved, valid=valid)
-    if not solved:
-        return row
-    row.update(makespan_moves=sol.makespan, sum_of_costs_moves=sol.sum_of_costs, makespan_s=sol.makespan * step_s,
-               sum_of_costs_s=sol.sum_of_costs * step_s)
-    tracks = mapf_tracks(paths, units, step_s, world.dt)
-    row["metrics"] = metrics.measure(tracks, duration=max(float(doc.get("duration", 60.0)), sol.makespan * step_s),
-                                     blocked=world.map.blocked).as_dict()
-    return row
+    return scored(row, sol, units, world, float(doc.get("duration", 60.0))) if solved else row

@@ -248,16 +248,19 @@ class _SegmentBase:
 
         Evenly spaced, at most ``step`` apart, first and last included; headings in (-pi, pi].
         """
-        s = np.linspace(0.0, self.length, _sample_count(self.length, step))
-        out = self._sample_at(s)
+        out = self._sample_at(self._along(step))
         out[:, 2] = _normalize_array(out[:, 2])
         return out
 
     def sample_xy(self, step: float) -> tuple[np.ndarray, np.ndarray]:
         """The distances along the segment where ``sample`` places its poses, and (x, y) there
         as an (n, 2) array: for callers that want only the points (no headings to wrap)."""
-        s = np.linspace(0.0, self.length, _sample_count(self.length, step))
+        s = self._along(step)
         return s, self._sample_at(s)[:, :2]
+
+    def _along(self, step: float) -> np.ndarray:
+        """Where ``sample`` puts its poses: evenly spaced distances, first and last included."""
+        return np.linspace(0.0, self.length, _sample_count(self.length, step))
 
 
 def _sample_count(length: float, step: Any) -> int:

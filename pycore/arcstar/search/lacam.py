@@ -60,9 +60,8 @@ class _Step:
     """PIBT's one step from a configuration, under a constraint."""
 
     def __init__(self, neighbours: Callable[[int], Sequence[int]], distances: Sequence[Sequence[int]],
-                 goals: Config, rotations: bool, rng: random.Random) -> None:
-        self.neighbours, self.distances, self.goals = neighbours, distances, goals
-        self.rotations, self.rng = rotations, rng
+                 rotations: bool, rng: random.Random) -> None:
+        self.neighbours, self.distances, self.rotations, self.rng = neighbours, distances, rotations, rng
 
     def _ring(self, frm: Config, to: list[int], now: dict[int, int], i: int, v: int) -> bool:
         """Whether agent i moving to v meets an agent moving into i's node: a swap, or (without
@@ -121,14 +120,14 @@ def lacam(starts: Sequence[int], goals: Sequence[int], neighbours: Callable[[int
     ``distances`` says) without vertex conflicts or swaps; search at most ``max_nodes``
     configurations. The result's configurations run from the starts to the goals, one a tick."""
     start, goal = tuple(starts), tuple(goals)
-    step = _Step(neighbours, distances, goal, rotations, random.Random(seed))
+    step = _Step(neighbours, distances, rotations, random.Random(seed))
     n = len(start)
 
     def node(config: Config, parent: _Node | None) -> _Node:
-        base = parent.priority if parent is not None else [distances[i][start[i]] / (1 + n) for i in range(n)]
-        priority = [0.0 if config[i] == goal[i] else base[i] + 1.0 for i in range(n)]
-        if parent is None:
-            priority = list(base)
+        if parent is None:  # at first, the farthest from its goal goes first
+            priority = [distances[i][start[i]] / (1 + n) for i in range(n)]
+        else:  # then an agent gains a step of priority each tick it is not on its goal
+            priority = [0.0 if config[i] == goal[i] else parent.priority[i] + 1.0 for i in range(n)]
         order = sorted(range(n), key=lambda i: -priority[i])
         return _Node(config, parent, order, priority)
 

@@ -142,16 +142,21 @@ class Avoider:
         """Whether ``u`` keeps ``spacing.STANDOFF`` from units driving at it."""
         return self.standoff
 
-    def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
-        """Called every tick for a moving unit: ``by`` holds it (None: it moves freely)."""
+    def track(self, u: UnitState, by: UnitState | None, now: float) -> float:
+        """Note that ``by`` holds ``u`` now (None: nobody does); how long (s) it has held it
+        without a break (0 when nobody does)."""
         h = self.hold(u)
         if by is None:
             h.since, h.by = None, None
-            return
-        if h.by != by.spec.id:
+            return 0.0
+        if h.by != by.spec.id or h.since is None:
             h.since, h.by = now, by.spec.id
-        assert h.since is not None
-        if now - h.since >= HOLD_REPLAN and now >= h.quiet_until:
+        return now - h.since
+
+    def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
+        """Called every tick for a moving unit: ``by`` holds it (None: it moves freely)."""
+        waited, h = self.track(u, by, now), self.hold(u)
+        if by is not None and waited >= HOLD_REPLAN and now >= h.quiet_until:
             h.quiet_until = now + COOLDOWN
             self.resolve(world, u, by, now)
 

@@ -423,7 +423,7 @@ class Cooperative(Avoider):
         if first is None:
             return True
         other = self.plans[first[1]]
-        before = max(j for j, (_, t) in enumerate(other.visits) if t < leave) if other.visits[0][1] < leave else 0
+        before = max(j for j, (_, t) in enumerate(other.visits) if t < leave)  # visit 0 is at tick 0 < leave
         return other.progress >= before
 
     def _cleared(self, uid: str, visit: tuple[Tile, int]) -> bool:

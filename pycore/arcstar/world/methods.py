@@ -157,20 +157,21 @@ class Local(Avoider):
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
         if self.member(u):  # the plan orders who goes first, but a unit outside it may stand in the way
-            h = self.hold(u)
-            if by is None or self.member(by):
-                h.since, h.by = None, None
-            elif h.by != by.spec.id or h.since is None:
-                h.since, h.by = now, by.spec.id
-            elif now - h.since >= JAM_AFTER:
-                self.jam(world, u, by, now)  # it joins the plan, with the units near it
+            outsider = by if by is not None and not self.member(by) else None
+            if self.track(u, outsider, now) >= JAM_AFTER and outsider is not None:
+                self.jam(world, u, outsider, now)  # it joins the plan, with the units near it
             return
         super().held(world, u, by, now)
-        h = self.hold(u)
-        if by is not None and h.since is not None and now - h.since >= JAM_AFTER and not (
-                by.gives_way_to == u.spec.id and by.detour is not None and by.mover is not None
-                and not by.waiting and now - h.since < REFUGE_PATIENCE):
-            self.jam(world, u, by, now)  # (not while the one in its way drives to a refuge for it)
+        if by is not None and self.track(u, by, now) >= self.patience(u, by):
+            self.jam(world, u, by, now)
+
+    @staticmethod
+    def patience(u: UnitState, by: UnitState) -> float:
+        """How long (s) ``u`` held by ``by`` waits before it is a jam: longer while ``by`` drives
+        to a refuge to let ``u`` by."""
+        to_refuge = by.gives_way_to == u.spec.id and by.detour is not None and by.mover is not None \
+            and not by.waiting
+        return REFUGE_PATIENCE if to_refuge else JAM_AFTER
 
     def jam(self, world: World, u: UnitState, by: UnitState, now: float) -> None:
         """Hand ``u``, ``by`` and the units near them to the cooperative plan."""
