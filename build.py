@@ -573,8 +573,10 @@ def copy_benchmarks(dest: Path, quiet: bool) -> None:
     """Copy the Moving AI maps and scenarios to dist/benchmarks/ with an index.json the lab reads:
     [{name, map, scen, width, height}], sorted by name."""
     source = benchmarks_source()
-    if source is None:
+    if source is None:  # an empty list: the lab asks for it on every load, and a 404 is an error there
         say("note: no Moving AI benchmarks found (set ARCSTAR_BENCHMARKS); the lab lists none", quiet)
+        dest.mkdir(parents=True, exist_ok=True)
+        (dest / "index.json").write_text("[]\n")
         return
     index = []
     for map_file in sorted((source / "maps").glob("*.map")):

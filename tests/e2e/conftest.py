@@ -71,7 +71,8 @@ def served_dir(site_dir: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def has_benchmarks(served_dir: Path) -> bool:
-    return (served_dir / "benchmarks" / "index.json").is_file()
+    index = served_dir / "benchmarks" / "index.json"
+    return index.is_file() and bool(json.loads(index.read_text()))
 
 
 @pytest.fixture(scope="session")
