@@ -253,9 +253,10 @@ class Avoider:
                 return max(0.0, float(dist[k]) - m.s - 0.1)
         return math.inf
 
-    def room(self, world: World, u: UnitState) -> float:
-        """How far ``u`` may go along its path by this method's own rules (tiles)."""
-        return self.keep_out_room(world, u)
+    def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
+        """How far ``u`` may go along its path by this method's own rules (tiles), and the unit
+        that holds it there when one does (None: a rule, not a unit)."""
+        return self.keep_out_room(world, u), None
 
     def _still_coming(self, world: World, u: UnitState, other: str) -> bool:
         """Whether unit ``other`` still has to pass near ``u`` (its way runs next to u; between

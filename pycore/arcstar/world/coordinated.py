@@ -60,6 +60,9 @@ SETTLE_TIME = 4.0
 #: Configurations LaCAM may search when WHCA* stops short (a round of 20 people at a door takes
 #: tens; a few thousand is a fraction of a second, so a round stays a short pause).
 COMPLETE = 5000
+#: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
+#: the round is planned again (a plan step takes a person under a second, a tank a few).
+STALLED = 8.0
 
 
 def _off_centre(u: UnitState) -> float:
@@ -141,6 +144,8 @@ class Cooperative(Avoider):
         self.rounds = 0
         self.left: float = math.inf
         self.seen: tuple[int, int] = (0, -1)
+        self.done: int | None = None  # the plans' progress summed, when it last changed
+        self.active = 0.0
 
     def changed(self, world: World) -> None:
         self.dirty = True
@@ -195,6 +200,8 @@ class Cooperative(Avoider):
                 self.seen = (id(known), known.version)  # the team learned something: plan again
                 self.dirty = self._crossed(known)         # if a wall found lies on a plan
         if not self.dirty:
+            self.dirty = self._stalled(now)
+        if not self.dirty:
             for u in self.mine(world):
                 want = self._want(u)
                 plan = self.plans.get(u.spec.id)
@@ -220,6 +227,16 @@ class Cooperative(Avoider):
             return
         self.settle_until = -1.0
         self._plan(world)
+
+    def _stalled(self, now: float) -> bool:
+        """Whether the plans have stood still for ``STALLED`` seconds with some unit short of the
+        end of its plan: nobody reached a tile's centre (the plan's order cannot be kept from
+        where units stood when it started): plan again from where they stand."""
+        done = sum(max(p.progress, -1) for p in self.plans.values())
+        if done != self.done or all(p.progress >= len(p.visits) - 1 for p in self.plans.values()):
+            self.done, self.active = done, now
+            return False
+        return now - self.active >= STALLED
 
     def _settle(self, world: World, now: float) -> bool:
         """Send each unit whose body is not on its start tile alone to that tile's centre (in a
@@ -285,6 +302,7 @@ class Cooperative(Avoider):
 
     def _plan(self, world: World) -> None:
         self.dirty = False
+        self.done = None
         self.plans.clear()
         self.by_tile.clear()
         self.close = True
@@ -386,7 +404,11 @@ class Cooperative(Avoider):
             tiles = []
         return route_from(PlanResult(Status.FOUND, path=tiles), Pose(u.x, u.y, u.heading), goal)
 
-    def room(self, world: World, u: UnitState) -> float:
+    def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
+        return self.plan_room(u), None
+
+    def plan_room(self, u: UnitState) -> float:
+        """How far ``u`` may drive by the plan: up to the centre of the last visit cleared."""
         plan = self.plans.get(u.spec.id)
         m = u.mover
         if plan is None or m is None:

@@ -32,7 +32,7 @@ from ..maps.tilemap import TileMap
 from .avoidance import DETOUR_EXTRA, DETOUR_FACTOR, Avoider, Tile, body_tiles, head_on, path_tiles, walled, way_left
 from .coordinated import Cooperative
 from .events import EventKind
-from .orders import Point, Route
+from .orders import Point, Route, tile_of
 from .units import Avoidance
 
 if TYPE_CHECKING:
@@ -54,6 +54,8 @@ JAM_AFTER, JAM_RADIUS = 4.0, 2.5
 REFUGE_PATIENCE = 12.0
 #: The most units one jam's plan takes (the chain of units within ``JAM_RADIUS`` of each other).
 JAM_MOST = 64
+#: Units whose way passes this near (tiles ahead along it) the jam are planned with it.
+JAM_REACH = 12.0
 
 
 def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
@@ -109,6 +111,8 @@ class Local(Avoider):
         super().__init__()
         self.group: Cooperative | None = None
         self._next = 0.0
+        self.centres: dict[Tile, list[UnitState]] = {}
+        self.at: dict[str, Tile] = {}
 
     def due(self, now: float) -> bool:
         """Whether a look round is due (every ``CHECK_EVERY`` seconds)."""
@@ -125,6 +129,9 @@ class Local(Avoider):
         """The method's own look round, before the units move."""
 
     def before(self, world: World, now: float) -> None:
+        self.centres, self.at = {}, {}
+        for u in world.units:
+            self._place(u)
         self.look(world, now)
         g = self.group
         if g is None or g.members is None:
@@ -137,10 +144,45 @@ class Local(Avoider):
             return
         g.before(world, now)
 
-    def room(self, world: World, u: UnitState) -> float:
+    def _place(self, u: UnitState) -> None:
+        """Note the tile under ``u``'s centre (units move one after another in a tick)."""
+        t, old = tile_of(u.x, u.y), self.at.get(u.spec.id)
+        if t == old:
+            return
+        if old is not None:
+            self.centres[old].remove(u)
+        self.centres.setdefault(t, []).append(u)
+        self.at[u.spec.id] = t
+
+    def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
         if self.group is not None and self.member(u):
             return self.group.room(world, u)
-        return super().room(world, u)
+        keep, _ = super().room(world, u)
+        tile, by = self.tile_room(u)
+        return (tile, by) if tile < keep else (keep, None)
+
+    def tile_room(self, u: UnitState) -> tuple[float, UnitState | None]:
+        """How far ``u`` may go before its centre enters a tile another unit's centre is in, and
+        that unit (one centre to a tile, but on the last tile of its leg). People are half a tile
+        wide, and a crowd packed two to a tile could not be handed to a tile plan (``jam``)."""
+        m = u.mover
+        if m is None:
+            return math.inf, None
+        dist, xy = m.points()
+        i0, i1 = m.after(m.s), m.after(m.s + m.reach)
+        end = tile_of(float(xy[-1][0]), float(xy[-1][1]))
+        tiles = np.floor(xy[i0:i1 + 1]).astype(np.int64).tolist()
+        last = tile_of(u.x, u.y)
+        for k, (x, y) in enumerate(tiles):
+            if (x, y) == last:
+                continue
+            last = (x, y)
+            if last == end:
+                break
+            for v in self.centres.get(last, ()):
+                if v is not u:
+                    return max(0.0, float(dist[i0 + k - 1]) - m.s if k else 0.0), v
+        return math.inf, None
 
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
         if self.group is not None and self.member(u):
@@ -156,6 +198,7 @@ class Local(Avoider):
         return not self.member(u)
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
+        self._place(u)  # it has just moved
         if self.member(u):  # the plan orders who goes first, but a unit outside it may stand in the way
             outsider = by if by is not None and not self.member(by) else None
             if self.track(u, outsider, now) >= JAM_AFTER and outsider is not None:
@@ -183,6 +226,12 @@ class Local(Avoider):
                 if v.spec.id not in near and math.hypot(v.x - w.x, v.y - w.y) <= JAM_RADIUS:
                     near.add(v.spec.id)
                     todo.append(v)
+        ways = {t for vid in near for v in (world.unit(vid),)
+                for t in body_tiles(v.x, v.y, v.spec.width + 2 * JAM_RADIUS)}
+        for v in world.units:  # and the units on their way into it
+            if v.spec.id not in near and len(near) < JAM_MOST and v.mover is not None and \
+                    not ways.isdisjoint(path_tiles(v, JAM_REACH)):
+                near.add(v.spec.id)
         if self.group is None or self.group.members is None:
             self.group = Cooperative(near)
         else:

@@ -282,7 +282,9 @@ class World:
             u.speed, u.waiting = 0.0, False
             return
         room, by = (math.inf, None) if near is None else spacing_room(u, near, self.dt, self.avoider.keeps_standoff(u))
-        room = min(room, self.avoider.room(self, u))
+        own, holder = self.avoider.room(self, u)
+        if own < room:
+            room, by = own, (holder if holder is not None else by)
         m.step(self.dt, room)
         u.x, u.y, u.heading, u.speed = m.x, m.y, m.heading, m.v * m.gear
         u.waiting = m.v == 0.0 and not m.done and room < math.inf and by is not None
