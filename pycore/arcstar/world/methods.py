@@ -24,6 +24,7 @@ for it to clear; held too long it re-plans or backs up (``Avoider.resolve``).
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -168,20 +169,19 @@ class Local(Avoider):
         m = u.mover
         if m is None:
             return math.inf, None
-        dist, xy = m.points()
-        i0, i1 = m.after(m.s), m.after(m.s + m.reach)
-        end = tile_of(float(xy[-1][0]), float(xy[-1][1]))
-        tiles = np.floor(xy[i0:i1 + 1]).astype(np.int64).tolist()
-        last = tile_of(u.x, u.y)
-        for k, (x, y) in enumerate(tiles):
-            if (x, y) == last:
-                continue
-            last = (x, y)
-            if last == end:
+        enter, before, tiles = m.tile_entries()
+        if not tiles:
+            return math.inf, None
+        here, end, limit = tile_of(u.x, u.y), tiles[-1], m.s + m.reach
+        for k in range(bisect_right(enter, m.s), len(tiles)):
+            t = tiles[k]
+            if enter[k] > limit or t == end:
                 break
-            for v in self.centres.get(last, ()):
+            if t == here:
+                continue
+            for v in self.centres.get(t, ()):
                 if v is not u:
-                    return max(0.0, float(dist[i0 + k - 1]) - m.s if k else 0.0), v
+                    return max(0.0, before[k] - m.s), v
         return math.inf, None
 
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:

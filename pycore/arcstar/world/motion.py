@@ -116,6 +116,7 @@ class Mover:
         self.reach = unit.speed ** 2 / (2.0 * unit.braking) + unit.speed + 1.0  # look-ahead (tiles)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         self._dists: list[float] | None = None
+        self._entries: tuple[list[float], list[float], list[tuple[int, int]]] | None = None
 
     @property
     def gear(self) -> int:
@@ -155,6 +156,19 @@ class Mover:
             dists.append(np.array([start]))
             xys.append(np.array([[end.x, end.y]]))
             cached = self._points = (np.concatenate(dists), np.concatenate(xys))
+        return cached
+
+    def tile_entries(self) -> tuple[list[float], list[float], list[tuple[int, int]]]:
+        """Where along the path (``points()``) its centre enters each tile it passes, in order:
+        the distance of the first point in the tile, of the last point before it, and the tile;
+        made once (the one-centre-a-tile rule asks every tick)."""
+        cached = self._entries
+        if cached is None:
+            dist, xy = self.points()
+            tiles = np.floor(xy).astype(np.int64)
+            new = np.flatnonzero((tiles[1:] != tiles[:-1]).any(axis=1)) + 1
+            cached = self._entries = (dist[new].tolist(), dist[new - 1].tolist(),
+                                      [(int(x), int(y)) for x, y in tiles[new].tolist()])
         return cached
 
     def after(self, s: float) -> int:
