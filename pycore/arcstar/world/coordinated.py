@@ -60,6 +60,8 @@ SETTLE_TIME = 4.0
 #: Configurations LaCAM may search when WHCA* stops short (a round of 20 people at a door takes
 #: tens; a few thousand is a fraction of a second, so a round stays a short pause).
 COMPLETE = 5000
+#: A unit further than this off its tile's centre (tiles) leaves the tile straight for the next.
+OFF_CENTRE = 0.05
 #: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
 #: the round is planned again (a plan step takes a person under a second, a tank a few).
 STALLED = 8.0
@@ -400,6 +402,12 @@ class Cooperative(Avoider):
             if end != plan.goal:  # the plan stops short of the goal: drive there, then plan again
                 u.detour = goal
         plan.lead = math.hypot(tiles[0][0] + 0.5 - u.x, tiles[0][1] + 0.5 - u.y)
+        if plan.lead > OFF_CENTRE and len(tiles) > 1 and tile_of(u.x, u.y) == tiles[0]:
+            ahead = math.hypot(tiles[1][0] + 0.5 - u.x, tiles[1][1] + 0.5 - u.y)
+            if swept_line_clear(world.map, (u.x, u.y), (tiles[1][0] + 0.5, tiles[1][1] + 0.5), u.spec.width):
+                # off its tile's centre and leaving it: straight on to the next (the unit that
+                # follows into this tile may have closed up to where the centre's far side is)
+                tiles, plan.lead = tiles[1:], ahead - 1.0
         if len(tiles) == 1:
             tiles = []
         return route_from(PlanResult(Status.FOUND, path=tiles), Pose(u.x, u.y, u.heading), goal)
