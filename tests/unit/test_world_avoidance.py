@@ -148,9 +148,61 @@ def test_twenty_people_through_a_door_under_pinter_all_arrive():
 def test_a_jam_handed_to_a_plan_never_puts_a_body_in_a_wall(seed):
     """Under claimed the crowd jams at the door and is handed to a cooperative plan; units off
     their tile centres settle on them first. ``run`` checks every sample against the walls (a
-    settling move once cut the door's corner). Arrival is not asserted: claimed still jams."""
+    settling move once cut the door's corner)."""
     w = run(presets.door(count=20, avoidance="claimed", seed=seed))
+    assert all(u.arrived is not None for u in w.units), [(u.id, u.status) for u in w.units]
     assert overlap(w) <= TOLERANCE
+
+
+@pytest.mark.parametrize("doc", [presets.door(count=20, avoidance="claimed", seed=1),
+                                 presets.group_swap(count=10, avoidance="claimed")], ids=["door", "swap"])
+def test_claimed_tiles_bring_the_door_and_the_swap_through(doc):
+    """The issue's door and swap under Lester's claimed tiles: all arrive, no overlap, nobody
+    stands 10 s. People packed two to a tile, and the jam's tile plan left the second out, in
+    the plan's way: 0 of 20 arrived in either, until one centre went to a tile."""
+    w = run(doc)
+    assert all(u.arrived is not None for u in w.units), [(u.id, u.status) for u in w.units]
+    assert overlap(w) <= TOLERANCE
+    goals = {u["id"]: u["goal"] for u in doc["units"]}
+    assert max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units) <= 10.0
+
+
+def test_a_one_tile_wide_swap_under_claimed_all_arrive():
+    """Eight a side through a corridor one tile wide. A unit off its tile's centre that the plan
+    sends on went back to the centre first, into the unit closing up behind it, and both stood
+    for good (0 of 16 arrived)."""
+    w = run(presets.group_swap(count=8, corridor=1, avoidance="claimed"))
+    assert all(u.arrived is not None for u in w.units), [(u.id, u.status) for u in w.units]
+    assert overlap(w) <= TOLERANCE
+
+
+def _two_in_a_corridor(goal_x):
+    doc = {"map": ["############", "#..........#", "############"], "seed": 1, "duration": 20,
+           "avoidance": "pinter",
+           "units": [{"id": "a", "kind": "person", "start": [1.5, 1.5, 0.0], "goal": [goal_x, 1.5]},
+                     {"id": "b", "kind": "person", "start": [6.8, 1.5, 0.0]}]}
+    w = read_scenario(doc).world
+    while w.units[0].x < 4.0:  # b's tile within a's look-ahead
+        w.step()
+    return w
+
+
+def test_a_unit_stops_short_of_a_tile_another_units_centre_is_in():
+    """One centre to a tile (local methods): a stands off before its centre enters b's tile,
+    at the last point of its path outside it, and says b holds it."""
+    w = _two_in_a_corridor(10.5)
+    a, b = w.units
+    room, by = w.avoider.tile_room(a)
+    assert by is b
+    assert 5.85 <= a.x + room < 6.0  # its path runs straight along x; b's tile starts at x = 6
+
+
+def test_the_last_tile_of_a_leg_may_hold_another_centre():
+    """A unit's goal tile may hold a standing unit (their bodies may fit side by side there)."""
+    w = _two_in_a_corridor(6.2)
+    a, _ = w.units
+    assert a.mover is not None
+    assert w.avoider.tile_room(a) == (math.inf, None)
 
 
 def test_two_groups_swap_under_pinter_all_arrive():

@@ -82,9 +82,10 @@ def deepest_overlap(runs, widths) -> float:
     return worst
 
 
-def longest_stuck(samples, arrived: float | None, eps: float = 1e-9) -> float:
+def longest_stuck(samples, arrived: float | None, eps: float = 1e-9, goal=None) -> float:
     """The longest stretch (s) a unit stood still before it arrived (standing on its goal
-    afterwards does not count)."""
+    afterwards does not count, nor, given ``goal`` (x, y), standing on it before: a plan may
+    have it step aside later for a unit that passes)."""
     s = np.asarray(samples, dtype=float)
     end = arrived if arrived is not None else s[-1, 0]
     longest, since = 0.0, None
@@ -92,6 +93,8 @@ def longest_stuck(samples, arrived: float | None, eps: float = 1e-9) -> float:
         if b[0] > end + eps:
             break
         still = math.hypot(b[1] - a[1], b[2] - a[2]) <= eps
+        if goal is not None and math.hypot(b[1] - goal[0], b[2] - goal[1]) <= 0.01:
+            still = False
         if still and since is None:
             since = a[0]
         elif not still:
