@@ -4,21 +4,24 @@ time, and the units drive those plans in their own time without ever sharing a t
 Planning: ``search.cooperative.CooperativePlanner`` on the map's open tiles, 4 neighbours (a
 diagonal step would sweep a body over the two tiles beside it), without rotations (rings of
 units each stepping into the tile the next one leaves), from each unit's tile to its goal's
-tile, and LaCAM (complete) for the round when WHCA* stalls; units with nothing to do are agents
-whose goal is where they stand, so they step aside for a passing unit (where there is no way
-round them) and come back. The whole run is planned at once, when orders change: moving units
-first brake to a halt, then settle on their tiles' centres (``SETTLE_TIME``), so every plan
-starts from standing units on centres; and again if units end short of their goals (at most
-``MAX_ROUNDS`` times without progress).
+tile, in a few priority orders keeping the plan whose longest wait is shortest (WHCA* lets the
+units it plans first go on while one planned late waits for them all), and LaCAM (complete) for
+the round when WHCA* stalls; units with nothing to do are agents whose goal is where they
+stand, so they step aside for a passing unit (where there is no way round them) and come back.
+The whole run is planned at once, when orders change: moving units first brake to a halt, then
+settle on their tiles' centres (``SETTLE_TIME``), so every plan starts from standing units on
+centres; and again if units end short of their goals (at most ``MAX_ROUNDS`` times without
+progress), or if nobody reaches a planned tile for ``STALLED`` seconds.
 
 Driving (an action dependency graph, after Hoenig et al. 2019): each unit follows its tiles'
 centres as a polyline (pivoting at corners, so turning radii are not kept: the price of the
 guarantee) and may drive into a tile only when every other unit planned there earlier has
-reached that tile's centre (or, when some plan started off a centre, the centre of the tile
-after it). A unit waits only for units planned to be there earlier, or for one leaving the
-tile in the same tick, and such same-tick chains never close into a ring (no rotations), so
-nobody waits in a circle; ``spacing`` keeps the bodies apart meanwhile. A unit resting on its
-goal that the plan has step aside leaves only when the unit it makes way for is near.
+reached that tile's centre (a unit that started off its tile holds the tiles its body covers
+until it reaches the centre of its first). A unit waits only for units planned to be there
+earlier, or for one leaving the tile in the same tick, and such same-tick chains never close
+into a ring (no rotations), so nobody waits in a circle; ``spacing`` keeps the bodies apart
+meanwhile. A unit resting on its goal that the plan has step aside leaves only when the unit it
+makes way for is near.
 
 Under fog, units of one team plan on what that team knows (unknown tiles open) and plan again
 when a wall they learn lies on a plan; units of several teams together plan on the map itself.
@@ -60,11 +63,25 @@ SETTLE_TIME = 4.0
 #: Configurations LaCAM may search when WHCA* stops short (a round of 20 people at a door takes
 #: tens; a few thousand is a fraction of a second, so a round stays a short pause).
 COMPLETE = 5000
+#: Rounds of at most this many units are planned in a few priority orders, the best kept.
+ORDERS_UP_TO = 40
+#: A planned wait of this many ticks is as good as none when orders are compared (a person
+#: drives a planned tick in about 2 s at a door, so 4 is under 10 s standing).
+WAIT_OK = 4
 #: A unit further than this off its tile's centre (tiles) leaves the tile straight for the next.
 OFF_CENTRE = 0.05
 #: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
 #: the round is planned again (a plan step takes a person under a second, a tank a few).
 STALLED = 8.0
+
+
+def _longest_wait(tiles: list[Tile], goal: Tile) -> int:
+    """The most ticks in a row a planned agent stays on one tile other than its goal."""
+    best = run = 0
+    for a, b in zip(tiles, tiles[1:]):
+        run = run + 1 if a == b and b != goal else 0
+        best = max(best, run)
+    return best
 
 
 def _off_centre(u: UnitState) -> float:
@@ -140,7 +157,6 @@ class Cooperative(Avoider):
         self.dirty = True
         self.plans: dict[str, Schedule] = {}
         self.by_tile: dict[Tile, list[tuple[int, str, int]]] = {}
-        self.close = True
         self.settling: dict[str, Point] | None = None
         self.settle_until = -1.0
         self.rounds = 0
@@ -307,7 +323,6 @@ class Cooperative(Avoider):
         self.done = None
         self.plans.clear()
         self.by_tile.clear()
-        self.close = True
         agents, wants = [], []
         goals: set[Tile] = set()
         placed = self._starts(world)
@@ -335,6 +350,8 @@ class Cooperative(Avoider):
             self.dirty = True
             return
         history = planner.solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
+        if len(agents) <= ORDERS_UP_TO:
+            history = self._best_order(world, agents, history)
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
@@ -349,7 +366,7 @@ class Cooperative(Avoider):
                 self.by_tile.setdefault(tile, []).append((t, u.spec.id, k))
             beside = body_tiles(u.x, u.y, u.spec.width) | {tile_of(u.x, u.y)}
             if beside != {visits[0][0]}:  # off its start tile's centre: hold what it covers until there
-                plan.progress, self.close = -1, False
+                plan.progress = -1
                 # held until it has left its start tile (or, staying, reached its centre)
                 held = 0 if len(visits) > 1 else -1
                 for tile in beside - {visits[0][0]}:
@@ -367,6 +384,32 @@ class Cooperative(Avoider):
                 if plan.want is not None and plan.visits[-1][0] != plan.goal:
                     u.order = None
                     u.queue.clear()
+
+    def _best_order(self, world: World, agents: list[tuple[Tile, Tile]], history: list[list[Tile]]
+                    ) -> list[list[Tile]]:
+        """The plan, among WHCA*'s for a few priority orders (as given, reversed, furthest from
+        the goal first, nearest first), that arrives and keeps the longest wait away from a goal
+        shortest (down to ``WAIT_OK``), then the shortest makespan: WHCA* lets the agents it
+        plans first go on while one planned late waits for all of them."""
+        def score(h: list[list[Tile]]) -> tuple[int, int, int]:
+            left = sum(p[-1] != g for p, (_, g) in zip(h, agents, strict=True))
+            wait = max(_longest_wait(p, g) for p, (_, g) in zip(h, agents, strict=True))
+            return left, max(wait, WAIT_OK), max(map(len, h))
+        n = len(agents)
+        way = [abs(s[0] - g[0]) + abs(s[1] - g[1]) for s, g in agents]
+        far = sorted(range(n), key=lambda i: -way[i])
+        best, best_score = history, score(history)
+        for order in (list(range(n))[::-1], far, far[::-1]):
+            planner = CooperativePlanner(self._known(world), [agents[i] for i in order], WINDOW, neighbours=4,
+                                         rotations=False)
+            found = planner.solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
+            h: list[list[Tile]] = [[] for _ in range(n)]
+            for i, p in zip(order, found, strict=True):
+                h[i] = p
+            sc = score(h)
+            if sc < best_score:
+                best, best_score = h, sc
+        return best
 
     @staticmethod
     def _free_near(world: World, tile: Tile, avoid: set[Tile]) -> Tile:
@@ -458,13 +501,10 @@ class Cooperative(Avoider):
 
     def _cleared(self, uid: str, visit: tuple[Tile, int]) -> bool:
         """Whether ``uid`` may enter ``visit``'s tile: every unit planned there before it has
-        reached the centre of that tile, and, unless every plan started on a tile centre
-        (``close``), the centre of the tile after it. Its own start tile it is on already."""
+        reached the centre of that tile (a unit that started off its tile covering this one: the
+        centre of its first tile). Its own start tile it is on already."""
         tile, tick = visit
-        close = self.close
         for t, vid, k in self.by_tile.get(tile, ()):
-            if t < tick and vid != uid and (t >= 0 or tick > 0):
-                progress = self.plans[vid].progress
-                if progress < k or (progress == k and not close):
-                    return False
+            if t < tick and vid != uid and (t >= 0 or tick > 0) and self.plans[vid].progress < k:
+                return False
         return True

@@ -137,9 +137,8 @@ class Local(Avoider):
         g = self.group
         if g is None or g.members is None:
             return
-        for u in g.mine(world):
-            if not u.busy and not g.dirty:
-                g.members.discard(u.spec.id)  # through: local rules again
+        if not g.dirty and not any(u.busy for u in g.mine(world)):
+            g.members.clear()  # all through: local rules again (till then, those through rest in the plan)
         if not g.members:
             self.group = None
             return
@@ -204,9 +203,18 @@ class Local(Avoider):
             if self.track(u, outsider, now) >= JAM_AFTER and outsider is not None:
                 self.jam(world, u, outsider, now)  # it joins the plan, with the units near it
             return
+        if by is not None and self.member(by):  # the plan's units are not asked to make way: wait, then join
+            if self.track(u, by, now) >= JAM_AFTER:
+                self.jam(world, u, by, now)
+            return
         super().held(world, u, by, now)
         if by is not None and self.track(u, by, now) >= self.patience(u, by):
             self.jam(world, u, by, now)
+
+    def give_way(self, world: World, u: UnitState, j: UnitState, now: float) -> bool:
+        if self.member(u) or self.member(j):
+            return False  # the plan says who goes first
+        return super().give_way(world, u, j, now)
 
     @staticmethod
     def patience(u: UnitState, by: UnitState) -> float:
