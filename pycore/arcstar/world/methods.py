@@ -30,7 +30,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..maps.tilemap import TileMap
-from .avoidance import DETOUR_EXTRA, DETOUR_FACTOR, Avoider, Tile, body_tiles, head_on, path_tiles, walled, way_left
+from .avoidance import (
+    COOLDOWN,
+    DETOUR_EXTRA,
+    DETOUR_FACTOR,
+    HOLD_REPLAN,
+    Avoider,
+    Tile,
+    body_tiles,
+    head_on,
+    make_way,
+    path_tiles,
+    walled,
+    way_left,
+)
 from .coordinated import Cooperative
 from .events import EventKind
 from .orders import Point, Route, tile_of
@@ -200,7 +213,15 @@ class Local(Avoider):
         self._place(u)  # it has just moved
         if self.member(u):  # the plan orders who goes first, but a unit outside it may stand in the way
             outsider = by if by is not None and not self.member(by) else None
-            if self.track(u, outsider, now) >= JAM_AFTER and outsider is not None:
+            waited, h = self.track(u, outsider, now), self.hold(u)
+            if outsider is None:
+                return
+            if not outsider.busy and waited >= HOLD_REPLAN and now >= h.quiet_until:
+                h.quiet_until = now + COOLDOWN  # an idle unit steps aside, as for anyone
+                if make_way(world, outsider, set(path_tiles(u)) | body_tiles(u.x, u.y, u.spec.width)):
+                    world.note(outsider, EventKind.MAKE_WAY)
+                    return
+            if waited >= JAM_AFTER:
                 self.jam(world, u, outsider, now)  # it joins the plan, with the units near it
             return
         if by is not None and self.member(by):  # the plan's units are not asked to make way: wait, then join
