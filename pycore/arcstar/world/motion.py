@@ -28,7 +28,7 @@ the unit stops on the goal, never beyond it.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,6 +91,27 @@ def barriers(path: Path, heading: float) -> list[Barrier]:
     return out
 
 
+def _turns(v: np.ndarray) -> list[int]:
+    """The indices where the sequence ``v`` turns: the point before a step whose sign (rise or
+    fall; steps of 0 left out) differs from the last step's that was not 0."""
+    steps = np.sign(np.diff(v))
+    moved = np.flatnonzero(steps)
+    signs = steps[moved]
+    return moved[1:][signs[1:] != signs[:-1]].tolist()
+
+
+def _extent(v: list[float], turns: list[int], i0: int, i1: int) -> tuple[float, float]:
+    """The least and greatest of ``v[i0:i1 + 1]``, given its ``_turns``."""
+    lo, hi = (v[i0], v[i1]) if v[i0] <= v[i1] else (v[i1], v[i0])
+    for k in range(bisect_right(turns, i0), bisect_left(turns, i1)):
+        c = v[turns[k]]
+        if c < lo:
+            lo = c
+        elif c > hi:
+            hi = c
+    return lo, hi
+
+
 class Mover:
     """One unit driving one path; ``step(dt)`` advances it a tick.
 
@@ -117,6 +138,11 @@ class Mover:
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         self._dists: list[float] | None = None
         self._entries: tuple[list[float], list[float], list[tuple[int, int]]] | None = None
+        #: Per body width, the tiles a body covers at each of ``points()`` (None: not asked for
+        #: yet), filled in as Pinter's claims ask (``methods.claim``).
+        self.bodies: dict[float, list[tuple[tuple[int, int], ...] | None]] = {}
+        self._last_entry: int | None = None
+        self._turns: tuple[list[float], list[float], list[int], list[int]] | None = None
 
     @property
     def gear(self) -> int:
@@ -170,6 +196,37 @@ class Mover:
             cached = self._entries = (dist[new].tolist(), dist[new - 1].tolist(),
                                       [(int(x), int(y)) for x, y in tiles[new].tolist()])
         return cached
+
+    def last_entry(self) -> int:
+        """The index into ``tile_entries()`` of the first entry into the path's last tile (the
+        one-centre-a-tile rule stops looking there)."""
+        if self._last_entry is None:
+            tiles = self.tile_entries()[2]
+            self._last_entry = tiles.index(tiles[-1]) if tiles else 0
+        return self._last_entry
+
+    def box(self, i0: int, i1: int) -> tuple[float, float, float, float]:
+        """The bounding box (x0, y0, x1, y1) of ``points()[1][i0:i1 + 1]`` (``i0`` one of the
+        points): the same floats as the array's min and max, without a numpy call (the spacing
+        checks ask for several a unit every tick). Between two turns of a coordinate (where it
+        stops rising and falls, or the other way) it only rises or falls, so its least and
+        greatest values lie at the ends of the range or on a turn inside it."""
+        kept = self._turns
+        if kept is None:
+            xy = self.points()[1]
+            kept = self._turns = (xy[:, 0].tolist(), xy[:, 1].tolist(), _turns(xy[:, 0]), _turns(xy[:, 1]))
+        xs, ys, tx, ty = kept
+        i1 = min(i1, len(xs) - 1)
+        x0, x1 = _extent(xs, tx, i0, i1)
+        y0, y1 = _extent(ys, ty, i0, i1)
+        return x0, y0, x1, y1
+
+    def dists(self) -> list[float]:
+        """The distances of ``points()`` as a list (indexing a list costs a fraction of indexing
+        an array)."""
+        if self._dists is None:
+            self._dists = self.points()[0].tolist()
+        return self._dists
 
     def after(self, s: float) -> int:
         """The index of the first of ``points()`` more than ``s`` tiles along the path (as
@@ -245,5 +302,6 @@ class Mover:
             self.k += 1
         start = self.ends[self.k] - segs[self.k].length
         seg = segs[self.k]
-        pose = seg.pose_at(min(max(self.s - start, 0.0), seg.length))
+        # ``seg.pose_at`` without its checks: the distance is a float clamped to the segment
+        pose = seg._pose_at(min(max(self.s - start, 0.0), seg.length))
         self.x, self.y, self.heading = pose.x, pose.y, pose.heading

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from .motion import Mover
     from .state import UnitState
 
 #: Space kept between two bodies (tiles): the checks sample the path every ``SPACING``.
@@ -62,38 +63,68 @@ class Neighbours:
     def __init__(self, units: Iterable[UnitState]) -> None:
         placed = sorted((int(u.x // CELL), int(u.y // CELL), k, u) for k, u in enumerate(units))  # k: never ties
         self._cx = [e[0] for e in placed]
-        self._cy = [e[1] for e in placed]
-        self._units = [e[3] for e in placed]
-        self.widest = max((u.spec.width for u in self._units), default=0.0)
-        self._ways: dict[str, tuple[object, float, Way | None, Box | None]] = {}
+        #: per unit in cell order: its cell's row, itself and its half width (``room`` reads all three)
+        self._entries = [(e[1], e[3], e[3].spec.width / 2.0) for e in placed]
+        self.widest = max((e[3].spec.width for e in placed), default=0.0)
+        self._ways: dict[str, _Ahead] = {}
 
     def near(self, x: float, y: float, r: float) -> list[UnitState]:
         """Units whose cell lies within ``r`` (+ a cell) of (x, y): a superset of those within r,
         by cell (column, row) and in the world's order within a cell."""
+        return [e[1] for e in self.around(x, y, r)]
+
+    def around(self, x: float, y: float, r: float) -> list[tuple[int, UnitState, float]]:
+        """``near(x, y, r)`` as (cell row, unit, half its width): ``room`` asks for every unit
+        every tick, and the half widths need not be worked out again each time."""
         r += CELL  # a unit may have moved out of its cell this tick
         y0, y1 = int((y - r) // CELL), int((y + r) // CELL)
-        cx, cy, units = self._cx, self._cy, self._units
-        return [units[k] for k in range(bisect_left(cx, int((x - r) // CELL)), bisect_right(cx, int((x + r) // CELL)))
-                if y0 <= cy[k] <= y1]
+        cx = self._cx
+        return [e for e in self._entries[bisect_left(cx, int((x - r) // CELL)):bisect_right(cx, int((x + r) // CELL))]
+                if y0 <= e[0] <= y1]
 
     def way(self, j: UnitState, dt: float) -> Way | None:
         """``ahead_of(j, dt)``, kept until j moves (units move one after another in a tick, and
         each unit's way is asked for by every unit near it)."""
-        return self._way(j, dt)[2]
+        kept = self._ahead(j, dt)
+        if kept is None:
+            return None
+        if kept.way is None:  # made when first asked for: most units ask only for its box
+            assert kept.span is not None
+            j0, j1 = kept.span
+            jdist, jxy = kept.mover.points(SPACING)
+            kept.way = jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - kept.s) / max(kept.v, VMIN)
+        return kept.way
 
     def way_box(self, j: UnitState, dt: float) -> Box | None:
         """The bounding box of ``way(j, dt)`` (None: no way)."""
-        return self._way(j, dt)[3]
+        kept = self._ahead(j, dt)
+        return None if kept is None else kept.box
 
-    def _way(self, j: UnitState, dt: float) -> tuple[object, float, Way | None, Box | None]:
+    def _ahead(self, j: UnitState, dt: float) -> _Ahead | None:
+        """What ``way`` and ``way_box`` are made from, kept while j's mover and its distance
+        along it stay the same (the speed is the one j had when first asked: a unit that brakes
+        to a halt in a tick stays where it was)."""
         m = j.mover
+        if m is None:
+            return None
         kept = self._ways.get(j.spec.id)
-        if kept is not None and kept[0] is m and m is not None and kept[1] == m.s:
-            return kept
-        way = ahead_of(j, dt)
-        kept = (m, m.s if m is not None else 0.0, way, None if way is None else bounds(way[1]))
-        self._ways[j.spec.id] = kept
-        return kept
+        if kept is not None and kept.mover is m and kept.s == m.s:
+            return kept if kept.span is not None else None
+        span = _span(j, dt)
+        kept = self._ways[j.spec.id] = _Ahead(m, m.s, m.v, span, None if span is None else m.box(*span))
+        return kept if span is not None else None
+
+
+class _Ahead:
+    """A unit's way ahead as ``Neighbours`` keeps it: its mover, distance along and speed when
+    made, the span of its ``points()`` it covers (None: no way), their bounding box, and
+    ``ahead_of``'s arrays once asked for."""
+
+    __slots__ = ("mover", "s", "v", "span", "box", "way")
+
+    def __init__(self, mover: Mover, s: float, v: float, span: tuple[int, int] | None, box: Box | None) -> None:
+        self.mover, self.s, self.v, self.span, self.box = mover, s, v, span, box
+        self.way: Way | None = None
 
 
 def approaching(j: UnitState, x: float, y: float) -> bool:
@@ -110,21 +141,28 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
     m = u.mover
     if m is None:
         return math.inf, None
-    reach = reach_of(u, dt)
+    v = m.v
+    reach = v * v / (2.0 * m.unit.braking) + (v + u.spec.acceleration * dt) * dt + 1.0  # reach_of(u, dt), inlined
     half = u.spec.width / 2.0
     # Only units that could touch the way ahead this tick: within reach of a body where they stand,
     # or, moving, within reach of their own way ahead (``crossing``).
     x, y = u.x, u.y
     fixed = reach + SPACING + half  # + j's half width + MARGIN: where the bodies touch
-    others: list[tuple[UnitState, bool]] = []  # (unit, whether it moves at VMIN or faster)
-    for j in near.near(x, y, reach + half + near.widest / 2.0 + STANDOFF):
+    others: list[tuple[UnitState, bool, float]] = []  # (unit, whether it moves at VMIN or faster, half width)
+    for _, j, jhalf in near.around(x, y, reach + half + near.widest / 2.0 + STANDOFF):
         if j is u:
             continue
         d = math.hypot(j.x - x, j.y - y)
-        touch = fixed + j.spec.width / 2.0 + MARGIN
-        fast = j.mover is not None and abs(j.speed) >= VMIN
-        if d < touch + STANDOFF or (fast and d < touch + reach_of(j, dt) + SPACING):
-            others.append((j, fast))
+        touch = fixed + jhalf + MARGIN
+        jm = j.mover
+        fast = jm is not None and abs(j.speed) >= VMIN
+        if d < touch + STANDOFF:
+            others.append((j, fast, jhalf))
+        elif fast:
+            assert jm is not None
+            jv = jm.v  # reach_of(j, dt), inlined: this loop runs for every unit near every unit
+            if d < touch + (jv * jv / (2.0 * jm.unit.braking) + (jv + j.spec.acceleration * dt) * dt + 1.0) + SPACING:
+                others.append((j, fast, jhalf))
     if not others:
         return math.inf, None
     dist, xy = m.points(SPACING)
@@ -133,12 +171,12 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
         return math.inf, None
     i1 = m.after(m.s + reach)
     ahead = xy[i0:i1 + 1]
-    box = bounds(ahead)
+    box = m.box(i0, i1)  # bounds(ahead), without numpy
     # The exact checks below are costly; a unit whose body (or way) stays clear of the way's
     # bounding box can take no part in them.
-    still = [j for j, _ in others if off_box(box, j.x, j.y) < half + j.spec.width / 2.0 + MARGIN + STANDOFF]
-    moving = [j for j, fast in others
-              if fast and boxes_near(box, near.way_box(j, dt), half + j.spec.width / 2.0 + MARGIN)]
+    still = [j for j, _, jhalf in others if off_box(box, j.x, j.y) < half + jhalf + MARGIN + STANDOFF]
+    moving = [j for j, fast, jhalf in others
+              if fast and boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN)]
     best, who = math.inf, None
     if still:
         best, who = standing_in_way(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff)
@@ -216,15 +254,28 @@ def reach_of(j: UnitState, dt: float) -> float:
 def ahead_of(j: UnitState, dt: float) -> Way | None:
     """Unit j's path from where it is out to ``reach_of``: distances along it, points (k, 2),
     and the times (s) it gets to them at its speed (``VMIN`` at least)."""
+    span = _span(j, dt)
+    return None if span is None or j.mover is None else _way_over(j.mover, span)
+
+
+def _span(j: UnitState, dt: float) -> tuple[int, int] | None:
+    """The indices into j's ``points()`` of the first and last point of ``ahead_of(j, dt)``
+    (None: no way)."""
     jm = j.mover
     if jm is None:
         return None
-    jdist, jxy = jm.points(SPACING)
     reach = reach_of(j, dt)
     j0 = jm.after(jm.s)
     j1 = jm.after(jm.s + reach)
-    if j1 < j0 or j0 >= len(jdist):
+    if j1 < j0 or j0 >= len(jm.dists()):
         return None
+    return j0, j1
+
+
+def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
+    """``ahead_of`` over the points ``span`` (``_span``) of the path ``jm`` drives."""
+    j0, j1 = span
+    jdist, jxy = jm.points(SPACING)
     return jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - jm.s) / max(jm.v, VMIN)
 
 
