@@ -198,29 +198,39 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     assert u.mover is not None
     s = u.mover.s
     half = u.spec.width / 2.0
-    pos = np.array([(j.x, j.y) for j in others])
-    towards = [approaching(j, u.x, u.y) for j in others]
+    ux, uy = u.x, u.y
+    # the fewest numpy calls: this runs for most units in a crowd every tick, on a few points
+    px, py = np.array([j.x for j in others]), np.array([j.y for j in others])
+    towards = [approaching(j, ux, uy) for j in others]
     clear = [half + j.spec.width / 2.0 + MARGIN for j in others]
-    d = np.hypot(ahead[:, None, 0] - pos[:, 0], ahead[:, None, 1] - pos[:, 1])
+    d = np.hypot(ahead[:, 0:1] - px, ahead[:, 1:2] - py)  # (points, others)
     if standoff and any(towards):
         closest = np.minimum.reduce(d).tolist()  # per unit, the nearest the way comes to it
         for k, j in enumerate(others):
             if towards[k] and u.gives_way_to != j.spec.id and closest[k] < clear[k] + STANDOFF \
-                    and on_way(near.way(j, dt), u.x, u.y, clear[k]):
+                    and on_way(near.way(j, dt), ux, uy, clear[k]):
                 clear[k] += STANDOFF  # head-on: each drives through where the other stands
-    now = np.hypot(pos[:, 0] - u.x, pos[:, 1] - u.y)
-    hit = (d < clear) & (d < now - 1e-9)
+    now = np.hypot(px - ux, py - uy).tolist()
+    # closer than clear, and closer than now (a unit may always back away), in one comparison
+    hit = d < [c if c <= n - 1e-9 else n - 1e-9 for c, n in zip(clear, now, strict=True)]
+    cols = _any(hit)  # per unit, whether the way comes too close to it
+    if not _any(cols):
+        return math.inf, None
     best, who = math.inf, None
-    cols = hit.any(axis=0)
-    if cols.any():
-        first = hit.argmax(axis=0).tolist()
-        for col in np.flatnonzero(cols).tolist():
-            gap = max(0.0, float(dist[first[col]]) - s - SPACING)
-            if towards[col]:
-                gap /= 2.0
-            if gap < best:
-                best, who = gap, others[col]
+    first = hit.argmax(axis=0).tolist()
+    for col in np.flatnonzero(cols).tolist():
+        gap = max(0.0, float(dist[first[col]]) - s - SPACING)
+        if towards[col]:
+            gap /= 2.0
+        if gap < best:
+            best, who = gap, others[col]
     return best, who
+
+
+def _any(a: np.ndarray, axis: int = 0) -> np.ndarray:
+    """``a.any(axis)`` by the ufunc's own reduce (``any()`` adds a Python wrapper that costs more
+    than the reduction of a few values)."""
+    return np.logical_or.reduce(a, axis=axis)
 
 
 def bounds(points: np.ndarray) -> Box:
@@ -281,7 +291,7 @@ def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
 
 def on_way(way: Way | None, x: float, y: float, clear: float) -> bool:
     """Whether a unit's way ahead (``ahead_of``) runs within ``clear`` of the point (x, y)."""
-    return way is not None and bool((np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear).any())
+    return way is not None and bool(_any(np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear))
 
 
 def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, times: np.ndarray,
@@ -298,8 +308,9 @@ def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, tim
     _, theirs, jtimes = way
     d = np.hypot(ahead[:, None, 0] - theirs[None, :, 0], ahead[:, None, 1] - theirs[None, :, 1])
     meet = (d < clear) & (np.abs(times[:, None] - jtimes[None, :]) < WINDOW)
-    if not meet.any():
+    rows = _any(meet, 1)  # per point of ours, whether j's body gets there in the window
+    if not _any(rows):
         return None
-    k = int(meet.any(axis=1).argmax())
-    tj = float(jtimes[meet.any(axis=0)].min())  # when j first gets to the place we share
+    k = int(rows.argmax())
+    tj = float(np.minimum.reduce(jtimes[_any(meet)]))  # when j first gets to the place we share
     return k if (tj, j.spec.id) < (float(times[k]), u.spec.id) else None
