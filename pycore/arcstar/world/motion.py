@@ -131,6 +131,7 @@ class Mover:
             total += seg.length
             self.ends.append(total)
         self.s, self.v, self.k = 0.0, speed, 0
+        self._cap0 = 0  # the caps before this one end behind the unit
         self.heading = normalize_angle(heading)
         self.x, self.y = path.start_pose().xy
         self.done = self.arrived = self.braking = False
@@ -237,20 +238,42 @@ class Mover:
         return bisect_right(self._dists, s)
 
     def _next_speed(self, dt: float, stop: Barrier, room: float) -> float:
-        u, s = self.unit, self.s
+        # min and max written out (each picks what the builtin would): this runs for every
+        # moving unit every tick
+        u, s, v0 = self.unit, self.s, self.v
         b = u.braking
-        v = min(self.v + u.acceleration * dt, u.speed)
+        v = v0 + u.acceleration * dt
+        if u.speed < v:
+            v = u.speed
         if self.braking:
-            v = min(v, max(0.0, self.v - b * dt))
-        v = min(v, self._allowed(0.0, min(stop.s - s, room), b, dt))
-        for a, e, cap in self.caps:
-            if a > s + self.reach:
+            slower = v0 - b * dt
+            slower = slower if slower > 0.0 else 0.0
+            if slower < v:
+                v = slower
+        ahead = stop.s - s
+        if room < ahead:
+            ahead = room
+        allowed = self._allowed(0.0, ahead, b, dt)
+        if allowed < v:
+            v = allowed
+        caps = self.caps
+        while self._cap0 < len(caps) and caps[self._cap0][1] <= s:
+            self._cap0 += 1  # behind the unit for good (s never decreases): nothing to look at
+        horizon = s + self.reach
+        for a, e, cap in caps[self._cap0:] if self._cap0 else caps:
+            if a > horizon:
                 break
             if a <= s < e:
-                v = min(v, cap)
+                if cap < v:
+                    v = cap
             elif a > s:
-                v = min(v, self._allowed(cap, a - s, b, dt))
-        return max(v, 0.0, self.v - b * dt)  # never harder than its brakes, whatever the room
+                allowed = self._allowed(cap, a - s, b, dt)
+                if allowed < v:
+                    v = allowed
+        floor = v0 - b * dt
+        if 0.0 > v:
+            v = 0.0
+        return floor if floor > v else v  # never harder than its brakes, whatever the room
 
     def step(self, dt: float, room: float = math.inf) -> None:
         """Advance one tick of ``dt`` seconds: pivot at a stop, or pick the speed and move.
@@ -296,12 +319,13 @@ class Mover:
 
     def _place(self) -> None:
         """Position and heading from the path at ``s`` on the current segment."""
-        segs = self.path.segments
-        limit = self.stops[0].segment if self.stops else len(segs)
-        while self.k < min(limit, len(segs)) - 1 and self.s > self.ends[self.k]:
-            self.k += 1
-        start = self.ends[self.k] - segs[self.k].length
-        seg = segs[self.k]
+        segs, ends, s, k = self.path.segments, self.ends, self.s, self.k
+        last = min(self.stops[0].segment if self.stops else len(segs), len(segs)) - 1
+        while k < last and s > ends[k]:
+            k += 1
+        self.k = k
+        seg = segs[k]
+        start = ends[k] - seg.length
         # ``seg.pose_at`` without its checks: the distance is a float clamped to the segment
-        pose = seg._pose_at(min(max(self.s - start, 0.0), seg.length))
+        pose = seg._pose_at(min(max(s - start, 0.0), seg.length))
         self.x, self.y, self.heading = pose.x, pose.y, pose.heading
