@@ -199,6 +199,8 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     s = u.mover.s
     half = u.spec.width / 2.0
     ux, uy = u.x, u.y
+    if len(others) == 1:
+        return _one_in_way(u, others[0], near, dt, dist, ahead, standoff)
     # the fewest numpy calls: this runs for most units in a crowd every tick, on a few points
     px, py = np.array([j.x for j in others]), np.array([j.y for j in others])
     towards = [approaching(j, ux, uy) for j in others]
@@ -225,6 +227,25 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
         if gap < best:
             best, who = gap, others[col]
     return best, who
+
+
+def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: np.ndarray, ahead: np.ndarray,
+                standoff: bool) -> tuple[float, UnitState | None]:
+    """``standing_in_way`` for one other unit (most calls): the same floats, on one column."""
+    assert u.mover is not None
+    ux, uy, jx, jy = u.x, u.y, j.x, j.y
+    towards = approaching(j, ux, uy)
+    clear = u.spec.width / 2.0 + j.spec.width / 2.0 + MARGIN
+    d = np.hypot(ahead[:, 0] - jx, ahead[:, 1] - jy)
+    if standoff and towards and u.gives_way_to != j.spec.id and float(np.minimum.reduce(d)) < clear + STANDOFF \
+            and on_way(near.way(j, dt), ux, uy, clear):
+        clear += STANDOFF  # head-on: each drives through where the other stands
+    now = float(np.hypot(jx - ux, jy - uy)) - 1e-9
+    hit = d < (clear if clear <= now else now)
+    if not _any(hit):
+        return math.inf, None
+    gap = max(0.0, float(dist[int(hit.argmax())]) - u.mover.s - SPACING)
+    return (gap / 2.0 if towards else gap), j
 
 
 def _any(a: np.ndarray, axis: int = 0) -> np.ndarray:
