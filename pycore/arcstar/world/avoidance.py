@@ -58,8 +58,12 @@ AHEAD = 40.0
 def body_tiles(x: float, y: float, width: float) -> set[Tile]:
     """The tiles a body of diameter ``width`` at (x, y) reaches into (its bounding box)."""
     r = width / 2.0 - 1e-9
-    return {(tx, ty) for tx in range(math.floor(x - r), math.floor(x + r) + 1)
-            for ty in range(math.floor(y - r), math.floor(y + r) + 1)}
+    x0, x1, y0, y1 = math.floor(x - r), math.floor(x + r), math.floor(y - r), math.floor(y + r)
+    if x1 - x0 <= 1 and y1 - y0 <= 1:  # a body a tile wide at most (every kind): the same set, built directly
+        if x0 == x1:
+            return {(x0, y0)} if y0 == y1 else {(x0, y0), (x0, y1)}
+        return {(x0, y0), (x1, y0)} if y0 == y1 else {(x0, y0), (x0, y1), (x1, y0), (x1, y1)}
+    return {(tx, ty) for tx in range(x0, x1 + 1) for ty in range(y0, y1 + 1)}
 
 
 def path_tiles(u: UnitState, ahead: float = AHEAD) -> list[Tile]:

@@ -46,7 +46,7 @@ from .avoidance import (
 )
 from .coordinated import Cooperative
 from .events import EventKind
-from .orders import Point, Route, tile_of
+from .orders import Point, Route
 from .units import Avoidance
 
 if TYPE_CHECKING:
@@ -76,7 +76,8 @@ def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
     """Pinter's claim: each tile unit ``u``'s body covers over the next ``HORIZON`` seconds,
     with the window (s from now) it is there; a unit standing idle holds its tiles for good."""
     out: dict[Tile, tuple[float, float]] = {}
-    here = body_tiles(u.x, u.y, u.spec.width)
+    width = u.spec.width
+    here = body_tiles(u.x, u.y, width)
     m = u.mover
     if m is None:
         return {t: (0.0, math.inf) for t in here}
@@ -84,14 +85,25 @@ def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
         out[t] = (0.0, 0.0)
     v = max(abs(m.v), 0.5 * u.spec.speed)
     reach = min(u.spec.speed * HORIZON, abs(m.v) * HORIZON + 0.5 * u.spec.acceleration * HORIZON ** 2)
-    dist, xy = m.points()
-    i0 = m.after(m.s)
-    i1 = m.after(m.s + reach)
+    s, dist = m.s, m.dists()
+    i0 = m.after(s)
+    i1 = m.after(s + reach)
+    bodies = m.bodies.get(width)  # the tiles at each point, kept on the mover: claims come round every half second
+    if bodies is None:
+        bodies = m.bodies[width] = [None] * len(dist)
     for k in range(i0, min(i1 + 1, len(dist)), 2):
-        when = min((float(dist[k]) - m.s) / v, HORIZON)
-        for t in body_tiles(float(xy[k][0]), float(xy[k][1]), u.spec.width):
-            a, b = out.get(t, (when, when))
-            out[t] = (min(a, when), max(b, when))
+        when = min((dist[k] - s) / v, HORIZON)
+        tiles = bodies[k]
+        if tiles is None:
+            xy = m.points()[1]
+            tiles = bodies[k] = tuple(body_tiles(float(xy[k][0]), float(xy[k][1]), width))
+        for t in tiles:
+            ab = out.get(t)
+            if ab is None:
+                out[t] = (when, when)
+            else:  # (min(a, when), max(b, when))
+                a, b = ab
+                out[t] = (when if when < a else a, when if when > b else b)
     if m.v == 0.0:  # held or pivoting: it stands on its tiles until it moves again
         for t in here:
             out[t] = (0.0, HORIZON)
@@ -143,9 +155,17 @@ class Local(Avoider):
         """The method's own look round, before the units move."""
 
     def before(self, world: World, now: float) -> None:
-        self.centres, self.at = {}, {}
-        for u in world.units:
-            self._place(u)
+        centres: dict[Tile, list[UnitState]] = {}
+        at: dict[str, Tile] = {}
+        for u in world.units:  # ``_place`` for each, on empty maps (inlined: every unit, every tick)
+            t = (math.floor(u.x), math.floor(u.y))
+            units = centres.get(t)
+            if units is None:
+                centres[t] = [u]
+            else:
+                units.append(u)
+            at[u.spec.id] = t
+        self.centres, self.at = centres, at
         self.look(world, now)
         g = self.group
         if g is None or g.members is None:
@@ -159,18 +179,20 @@ class Local(Avoider):
 
     def _place(self, u: UnitState) -> None:
         """Note the tile under ``u``'s centre (units move one after another in a tick)."""
-        t, old = tile_of(u.x, u.y), self.at.get(u.spec.id)
+        uid = u.spec.id
+        t, old = (math.floor(u.x), math.floor(u.y)), self.at.get(uid)  # tile_of, inlined
         if t == old:
             return
         if old is not None:
             self.centres[old].remove(u)
         self.centres.setdefault(t, []).append(u)
-        self.at[u.spec.id] = t
+        self.at[uid] = t
 
     def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
         if self.group is not None and self.member(u):
             return self.group.room(world, u)
-        keep, _ = super().room(world, u)
+        h = self.holds.get(u.spec.id)  # ``Avoider.room`` (the keep-out rule) when it can apply
+        keep = math.inf if h is None or not h.keep_out else super().room(world, u)[0]
         tile, by = self.tile_room(u)
         return (tile, by) if tile < keep else (keep, None)
 
@@ -184,16 +206,16 @@ class Local(Avoider):
         enter, before, tiles = m.tile_entries()
         if not tiles:
             return math.inf, None
-        here, end, limit = tile_of(u.x, u.y), tiles[-1], m.s + m.reach
-        for k in range(bisect_right(enter, m.s), len(tiles)):
+        s, centres = m.s, self.centres
+        here = (math.floor(u.x), math.floor(u.y))
+        # the tiles entered within reach, up to the first entry of the last tile (entries ascend)
+        for k in range(bisect_right(enter, s), min(bisect_right(enter, s + m.reach), m.last_entry())):
             t = tiles[k]
-            if enter[k] > limit or t == end:
-                break
-            if t == here:
-                continue
-            for v in self.centres.get(t, ()):
-                if v is not u:
-                    return max(0.0, before[k] - m.s), v
+            others = centres.get(t)
+            if others and t != here:
+                for v in others:
+                    if v is not u:
+                        return max(0.0, before[k] - s), v
         return math.inf, None
 
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
@@ -211,6 +233,9 @@ class Local(Avoider):
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
         self._place(u)  # it has just moved
+        if by is None and not self.member(u):  # the common case: ``Avoider.held`` only notes nobody holds it
+            self.track(u, None, now)
+            return
         if self.member(u):  # the plan orders who goes first, but a unit outside it may stand in the way
             outsider = by if by is not None and not self.member(by) else None
             waited, h = self.track(u, outsider, now), self.hold(u)

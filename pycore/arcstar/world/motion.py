@@ -28,7 +28,7 @@ the unit stops on the goal, never beyond it.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,6 +91,27 @@ def barriers(path: Path, heading: float) -> list[Barrier]:
     return out
 
 
+def _turns(v: np.ndarray) -> list[int]:
+    """The indices where the sequence ``v`` turns: the point before a step whose sign (rise or
+    fall; steps of 0 left out) differs from the last step's that was not 0."""
+    steps = np.sign(np.diff(v))
+    moved = np.flatnonzero(steps)
+    signs = steps[moved]
+    return moved[1:][signs[1:] != signs[:-1]].tolist()
+
+
+def _extent(v: list[float], turns: list[int], i0: int, i1: int) -> tuple[float, float]:
+    """The least and greatest of ``v[i0:i1 + 1]``, given its ``_turns``."""
+    lo, hi = (v[i0], v[i1]) if v[i0] <= v[i1] else (v[i1], v[i0])
+    for k in range(bisect_right(turns, i0), bisect_left(turns, i1)):
+        c = v[turns[k]]
+        if c < lo:
+            lo = c
+        elif c > hi:
+            hi = c
+    return lo, hi
+
+
 class Mover:
     """One unit driving one path; ``step(dt)`` advances it a tick.
 
@@ -110,6 +131,7 @@ class Mover:
             total += seg.length
             self.ends.append(total)
         self.s, self.v, self.k = 0.0, speed, 0
+        self._cap0 = 0  # the caps before this one end behind the unit
         self.heading = normalize_angle(heading)
         self.x, self.y = path.start_pose().xy
         self.done = self.arrived = self.braking = False
@@ -117,6 +139,11 @@ class Mover:
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         self._dists: list[float] | None = None
         self._entries: tuple[list[float], list[float], list[tuple[int, int]]] | None = None
+        #: Per body width, the tiles a body covers at each of ``points()`` (None: not asked for
+        #: yet), filled in as Pinter's claims ask (``methods.claim``).
+        self.bodies: dict[float, list[tuple[tuple[int, int], ...] | None]] = {}
+        self._last_entry: int | None = None
+        self._turns: tuple[list[float], list[float], list[int], list[int]] | None = None
 
     @property
     def gear(self) -> int:
@@ -171,6 +198,37 @@ class Mover:
                                       [(int(x), int(y)) for x, y in tiles[new].tolist()])
         return cached
 
+    def last_entry(self) -> int:
+        """The index into ``tile_entries()`` of the first entry into the path's last tile (the
+        one-centre-a-tile rule stops looking there)."""
+        if self._last_entry is None:
+            tiles = self.tile_entries()[2]
+            self._last_entry = tiles.index(tiles[-1]) if tiles else 0
+        return self._last_entry
+
+    def box(self, i0: int, i1: int) -> tuple[float, float, float, float]:
+        """The bounding box (x0, y0, x1, y1) of ``points()[1][i0:i1 + 1]`` (``i0`` one of the
+        points): the same floats as the array's min and max, without a numpy call (the spacing
+        checks ask for several a unit every tick). Between two turns of a coordinate (where it
+        stops rising and falls, or the other way) it only rises or falls, so its least and
+        greatest values lie at the ends of the range or on a turn inside it."""
+        kept = self._turns
+        if kept is None:
+            xy = self.points()[1]
+            kept = self._turns = (xy[:, 0].tolist(), xy[:, 1].tolist(), _turns(xy[:, 0]), _turns(xy[:, 1]))
+        xs, ys, tx, ty = kept
+        i1 = min(i1, len(xs) - 1)
+        x0, x1 = _extent(xs, tx, i0, i1)
+        y0, y1 = _extent(ys, ty, i0, i1)
+        return x0, y0, x1, y1
+
+    def dists(self) -> list[float]:
+        """The distances of ``points()`` as a list (indexing a list costs a fraction of indexing
+        an array)."""
+        if self._dists is None:
+            self._dists = self.points()[0].tolist()
+        return self._dists
+
     def after(self, s: float) -> int:
         """The index of the first of ``points()`` more than ``s`` tiles along the path (as
         ``np.searchsorted(dist, s, side="right")``; a bisect on a list costs a fraction of a numpy
@@ -180,20 +238,42 @@ class Mover:
         return bisect_right(self._dists, s)
 
     def _next_speed(self, dt: float, stop: Barrier, room: float) -> float:
-        u, s = self.unit, self.s
+        # min and max written out (each picks what the builtin would): this runs for every
+        # moving unit every tick
+        u, s, v0 = self.unit, self.s, self.v
         b = u.braking
-        v = min(self.v + u.acceleration * dt, u.speed)
+        v = v0 + u.acceleration * dt
+        if u.speed < v:
+            v = u.speed
         if self.braking:
-            v = min(v, max(0.0, self.v - b * dt))
-        v = min(v, self._allowed(0.0, min(stop.s - s, room), b, dt))
-        for a, e, cap in self.caps:
-            if a > s + self.reach:
+            slower = v0 - b * dt
+            slower = slower if slower > 0.0 else 0.0
+            if slower < v:
+                v = slower
+        ahead = stop.s - s
+        if room < ahead:
+            ahead = room
+        allowed = self._allowed(0.0, ahead, b, dt)
+        if allowed < v:
+            v = allowed
+        caps = self.caps
+        while self._cap0 < len(caps) and caps[self._cap0][1] <= s:
+            self._cap0 += 1  # behind the unit for good (s never decreases): nothing to look at
+        horizon = s + self.reach
+        for a, e, cap in caps[self._cap0:] if self._cap0 else caps:
+            if a > horizon:
                 break
             if a <= s < e:
-                v = min(v, cap)
+                if cap < v:
+                    v = cap
             elif a > s:
-                v = min(v, self._allowed(cap, a - s, b, dt))
-        return max(v, 0.0, self.v - b * dt)  # never harder than its brakes, whatever the room
+                allowed = self._allowed(cap, a - s, b, dt)
+                if allowed < v:
+                    v = allowed
+        floor = v0 - b * dt
+        if 0.0 > v:
+            v = 0.0
+        return floor if floor > v else v  # never harder than its brakes, whatever the room
 
     def step(self, dt: float, room: float = math.inf) -> None:
         """Advance one tick of ``dt`` seconds: pivot at a stop, or pick the speed and move.
@@ -239,11 +319,13 @@ class Mover:
 
     def _place(self) -> None:
         """Position and heading from the path at ``s`` on the current segment."""
-        segs = self.path.segments
-        limit = self.stops[0].segment if self.stops else len(segs)
-        while self.k < min(limit, len(segs)) - 1 and self.s > self.ends[self.k]:
-            self.k += 1
-        start = self.ends[self.k] - segs[self.k].length
-        seg = segs[self.k]
-        pose = seg.pose_at(min(max(self.s - start, 0.0), seg.length))
+        segs, ends, s, k = self.path.segments, self.ends, self.s, self.k
+        last = min(self.stops[0].segment if self.stops else len(segs), len(segs)) - 1
+        while k < last and s > ends[k]:
+            k += 1
+        self.k = k
+        seg = segs[k]
+        start = ends[k] - seg.length
+        # ``seg.pose_at`` without its checks: the distance is a float clamped to the segment
+        pose = seg._pose_at(min(max(s - start, 0.0), seg.length))
         self.x, self.y, self.heading = pose.x, pose.y, pose.heading

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from .motion import Mover
     from .state import UnitState
 
 #: Space kept between two bodies (tiles): the checks sample the path every ``SPACING``.
@@ -62,38 +63,68 @@ class Neighbours:
     def __init__(self, units: Iterable[UnitState]) -> None:
         placed = sorted((int(u.x // CELL), int(u.y // CELL), k, u) for k, u in enumerate(units))  # k: never ties
         self._cx = [e[0] for e in placed]
-        self._cy = [e[1] for e in placed]
-        self._units = [e[3] for e in placed]
-        self.widest = max((u.spec.width for u in self._units), default=0.0)
-        self._ways: dict[str, tuple[object, float, Way | None, Box | None]] = {}
+        #: per unit in cell order: its cell's row, itself and its half width (``room`` reads all three)
+        self._entries = [(e[1], e[3], e[3].spec.width / 2.0) for e in placed]
+        self.widest = max((e[3].spec.width for e in placed), default=0.0)
+        self._ways: dict[str, _Ahead] = {}
 
     def near(self, x: float, y: float, r: float) -> list[UnitState]:
         """Units whose cell lies within ``r`` (+ a cell) of (x, y): a superset of those within r,
         by cell (column, row) and in the world's order within a cell."""
+        return [e[1] for e in self.around(x, y, r)]
+
+    def around(self, x: float, y: float, r: float) -> list[tuple[int, UnitState, float]]:
+        """``near(x, y, r)`` as (cell row, unit, half its width): ``room`` asks for every unit
+        every tick, and the half widths need not be worked out again each time."""
         r += CELL  # a unit may have moved out of its cell this tick
         y0, y1 = int((y - r) // CELL), int((y + r) // CELL)
-        cx, cy, units = self._cx, self._cy, self._units
-        return [units[k] for k in range(bisect_left(cx, int((x - r) // CELL)), bisect_right(cx, int((x + r) // CELL)))
-                if y0 <= cy[k] <= y1]
+        cx = self._cx
+        return [e for e in self._entries[bisect_left(cx, int((x - r) // CELL)):bisect_right(cx, int((x + r) // CELL))]
+                if y0 <= e[0] <= y1]
 
     def way(self, j: UnitState, dt: float) -> Way | None:
         """``ahead_of(j, dt)``, kept until j moves (units move one after another in a tick, and
         each unit's way is asked for by every unit near it)."""
-        return self._way(j, dt)[2]
+        kept = self._ahead(j, dt)
+        if kept is None:
+            return None
+        if kept.way is None:  # made when first asked for: most units ask only for its box
+            assert kept.span is not None
+            j0, j1 = kept.span
+            jdist, jxy = kept.mover.points(SPACING)
+            kept.way = jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - kept.s) / max(kept.v, VMIN)
+        return kept.way
 
     def way_box(self, j: UnitState, dt: float) -> Box | None:
         """The bounding box of ``way(j, dt)`` (None: no way)."""
-        return self._way(j, dt)[3]
+        kept = self._ahead(j, dt)
+        return None if kept is None else kept.box
 
-    def _way(self, j: UnitState, dt: float) -> tuple[object, float, Way | None, Box | None]:
+    def _ahead(self, j: UnitState, dt: float) -> _Ahead | None:
+        """What ``way`` and ``way_box`` are made from, kept while j's mover and its distance
+        along it stay the same (the speed is the one j had when first asked: a unit that brakes
+        to a halt in a tick stays where it was)."""
         m = j.mover
+        if m is None:
+            return None
         kept = self._ways.get(j.spec.id)
-        if kept is not None and kept[0] is m and m is not None and kept[1] == m.s:
-            return kept
-        way = ahead_of(j, dt)
-        kept = (m, m.s if m is not None else 0.0, way, None if way is None else bounds(way[1]))
-        self._ways[j.spec.id] = kept
-        return kept
+        if kept is not None and kept.mover is m and kept.s == m.s:
+            return kept if kept.span is not None else None
+        span = _span(j, dt)
+        kept = self._ways[j.spec.id] = _Ahead(m, m.s, m.v, span, None if span is None else m.box(*span))
+        return kept if span is not None else None
+
+
+class _Ahead:
+    """A unit's way ahead as ``Neighbours`` keeps it: its mover, distance along and speed when
+    made, the span of its ``points()`` it covers (None: no way), their bounding box, and
+    ``ahead_of``'s arrays once asked for."""
+
+    __slots__ = ("mover", "s", "v", "span", "box", "way")
+
+    def __init__(self, mover: Mover, s: float, v: float, span: tuple[int, int] | None, box: Box | None) -> None:
+        self.mover, self.s, self.v, self.span, self.box = mover, s, v, span, box
+        self.way: Way | None = None
 
 
 def approaching(j: UnitState, x: float, y: float) -> bool:
@@ -110,21 +141,28 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
     m = u.mover
     if m is None:
         return math.inf, None
-    reach = reach_of(u, dt)
+    v = m.v
+    reach = v * v / (2.0 * m.unit.braking) + (v + u.spec.acceleration * dt) * dt + 1.0  # reach_of(u, dt), inlined
     half = u.spec.width / 2.0
     # Only units that could touch the way ahead this tick: within reach of a body where they stand,
     # or, moving, within reach of their own way ahead (``crossing``).
     x, y = u.x, u.y
     fixed = reach + SPACING + half  # + j's half width + MARGIN: where the bodies touch
-    others: list[tuple[UnitState, bool]] = []  # (unit, whether it moves at VMIN or faster)
-    for j in near.near(x, y, reach + half + near.widest / 2.0 + STANDOFF):
+    others: list[tuple[UnitState, bool, float]] = []  # (unit, whether it moves at VMIN or faster, half width)
+    for _, j, jhalf in near.around(x, y, reach + half + near.widest / 2.0 + STANDOFF):
         if j is u:
             continue
         d = math.hypot(j.x - x, j.y - y)
-        touch = fixed + j.spec.width / 2.0 + MARGIN
-        fast = j.mover is not None and abs(j.speed) >= VMIN
-        if d < touch + STANDOFF or (fast and d < touch + reach_of(j, dt) + SPACING):
-            others.append((j, fast))
+        touch = fixed + jhalf + MARGIN
+        jm = j.mover
+        fast = jm is not None and abs(j.speed) >= VMIN
+        if d < touch + STANDOFF:
+            others.append((j, fast, jhalf))
+        elif fast:
+            assert jm is not None
+            jv = jm.v  # reach_of(j, dt), inlined: this loop runs for every unit near every unit
+            if d < touch + (jv * jv / (2.0 * jm.unit.braking) + (jv + j.spec.acceleration * dt) * dt + 1.0) + SPACING:
+                others.append((j, fast, jhalf))
     if not others:
         return math.inf, None
     dist, xy = m.points(SPACING)
@@ -133,12 +171,12 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
         return math.inf, None
     i1 = m.after(m.s + reach)
     ahead = xy[i0:i1 + 1]
-    box = bounds(ahead)
+    box = m.box(i0, i1)  # bounds(ahead), without numpy
     # The exact checks below are costly; a unit whose body (or way) stays clear of the way's
     # bounding box can take no part in them.
-    still = [j for j, _ in others if off_box(box, j.x, j.y) < half + j.spec.width / 2.0 + MARGIN + STANDOFF]
-    moving = [j for j, fast in others
-              if fast and boxes_near(box, near.way_box(j, dt), half + j.spec.width / 2.0 + MARGIN)]
+    still = [j for j, _, jhalf in others if off_box(box, j.x, j.y) < half + jhalf + MARGIN + STANDOFF]
+    moving = [j for j, fast, jhalf in others
+              if fast and boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN)]
     best, who = math.inf, None
     if still:
         best, who = standing_in_way(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff)
@@ -160,29 +198,60 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     assert u.mover is not None
     s = u.mover.s
     half = u.spec.width / 2.0
-    pos = np.array([(j.x, j.y) for j in others])
-    towards = [approaching(j, u.x, u.y) for j in others]
+    ux, uy = u.x, u.y
+    if len(others) == 1:
+        return _one_in_way(u, others[0], near, dt, dist, ahead, standoff)
+    # the fewest numpy calls: this runs for most units in a crowd every tick, on a few points
+    px, py = np.array([j.x for j in others]), np.array([j.y for j in others])
+    towards = [approaching(j, ux, uy) for j in others]
     clear = [half + j.spec.width / 2.0 + MARGIN for j in others]
-    d = np.hypot(ahead[:, None, 0] - pos[:, 0], ahead[:, None, 1] - pos[:, 1])
+    d = np.hypot(ahead[:, 0:1] - px, ahead[:, 1:2] - py)  # (points, others)
     if standoff and any(towards):
         closest = np.minimum.reduce(d).tolist()  # per unit, the nearest the way comes to it
         for k, j in enumerate(others):
             if towards[k] and u.gives_way_to != j.spec.id and closest[k] < clear[k] + STANDOFF \
-                    and on_way(near.way(j, dt), u.x, u.y, clear[k]):
+                    and on_way(near.way(j, dt), ux, uy, clear[k]):
                 clear[k] += STANDOFF  # head-on: each drives through where the other stands
-    now = np.hypot(pos[:, 0] - u.x, pos[:, 1] - u.y)
-    hit = (d < clear) & (d < now - 1e-9)
+    now = np.hypot(px - ux, py - uy).tolist()
+    # closer than clear, and closer than now (a unit may always back away), in one comparison
+    hit = d < [c if c <= n - 1e-9 else n - 1e-9 for c, n in zip(clear, now, strict=True)]
+    cols = _any(hit)  # per unit, whether the way comes too close to it
+    if not _any(cols):
+        return math.inf, None
     best, who = math.inf, None
-    cols = hit.any(axis=0)
-    if cols.any():
-        first = hit.argmax(axis=0).tolist()
-        for col in np.flatnonzero(cols).tolist():
-            gap = max(0.0, float(dist[first[col]]) - s - SPACING)
-            if towards[col]:
-                gap /= 2.0
-            if gap < best:
-                best, who = gap, others[col]
+    first = hit.argmax(axis=0).tolist()
+    for col in np.flatnonzero(cols).tolist():
+        gap = max(0.0, float(dist[first[col]]) - s - SPACING)
+        if towards[col]:
+            gap /= 2.0
+        if gap < best:
+            best, who = gap, others[col]
     return best, who
+
+
+def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: np.ndarray, ahead: np.ndarray,
+                standoff: bool) -> tuple[float, UnitState | None]:
+    """``standing_in_way`` for one other unit (most calls): the same floats, on one column."""
+    assert u.mover is not None
+    ux, uy, jx, jy = u.x, u.y, j.x, j.y
+    towards = approaching(j, ux, uy)
+    clear = u.spec.width / 2.0 + j.spec.width / 2.0 + MARGIN
+    d = np.hypot(ahead[:, 0] - jx, ahead[:, 1] - jy)
+    if standoff and towards and u.gives_way_to != j.spec.id and float(np.minimum.reduce(d)) < clear + STANDOFF \
+            and on_way(near.way(j, dt), ux, uy, clear):
+        clear += STANDOFF  # head-on: each drives through where the other stands
+    now = float(np.hypot(jx - ux, jy - uy)) - 1e-9
+    hit = d < (clear if clear <= now else now)
+    if not _any(hit):
+        return math.inf, None
+    gap = max(0.0, float(dist[int(hit.argmax())]) - u.mover.s - SPACING)
+    return (gap / 2.0 if towards else gap), j
+
+
+def _any(a: np.ndarray, axis: int = 0) -> np.ndarray:
+    """``a.any(axis)`` by the ufunc's own reduce (``any()`` adds a Python wrapper that costs more
+    than the reduction of a few values)."""
+    return np.logical_or.reduce(a, axis=axis)
 
 
 def bounds(points: np.ndarray) -> Box:
@@ -216,21 +285,34 @@ def reach_of(j: UnitState, dt: float) -> float:
 def ahead_of(j: UnitState, dt: float) -> Way | None:
     """Unit j's path from where it is out to ``reach_of``: distances along it, points (k, 2),
     and the times (s) it gets to them at its speed (``VMIN`` at least)."""
+    span = _span(j, dt)
+    return None if span is None or j.mover is None else _way_over(j.mover, span)
+
+
+def _span(j: UnitState, dt: float) -> tuple[int, int] | None:
+    """The indices into j's ``points()`` of the first and last point of ``ahead_of(j, dt)``
+    (None: no way)."""
     jm = j.mover
     if jm is None:
         return None
-    jdist, jxy = jm.points(SPACING)
     reach = reach_of(j, dt)
     j0 = jm.after(jm.s)
     j1 = jm.after(jm.s + reach)
-    if j1 < j0 or j0 >= len(jdist):
+    if j1 < j0 or j0 >= len(jm.dists()):
         return None
+    return j0, j1
+
+
+def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
+    """``ahead_of`` over the points ``span`` (``_span``) of the path ``jm`` drives."""
+    j0, j1 = span
+    jdist, jxy = jm.points(SPACING)
     return jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - jm.s) / max(jm.v, VMIN)
 
 
 def on_way(way: Way | None, x: float, y: float, clear: float) -> bool:
     """Whether a unit's way ahead (``ahead_of``) runs within ``clear`` of the point (x, y)."""
-    return way is not None and bool((np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear).any())
+    return way is not None and bool(_any(np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear))
 
 
 def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, times: np.ndarray,
@@ -247,8 +329,9 @@ def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, tim
     _, theirs, jtimes = way
     d = np.hypot(ahead[:, None, 0] - theirs[None, :, 0], ahead[:, None, 1] - theirs[None, :, 1])
     meet = (d < clear) & (np.abs(times[:, None] - jtimes[None, :]) < WINDOW)
-    if not meet.any():
+    rows = _any(meet, 1)  # per point of ours, whether j's body gets there in the window
+    if not _any(rows):
         return None
-    k = int(meet.any(axis=1).argmax())
-    tj = float(jtimes[meet.any(axis=0)].min())  # when j first gets to the place we share
+    k = int(rows.argmax())
+    tj = float(np.minimum.reduce(jtimes[_any(meet)]))  # when j first gets to the place we share
     return k if (tj, j.spec.id) < (float(times[k]), u.spec.id) else None
