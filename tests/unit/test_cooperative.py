@@ -362,3 +362,29 @@ def test_a_unit_resting_on_its_goal_is_passed_round_where_there_is_room() -> Non
     paths = planner.solve(50)
     assert violations(paths, open_, 4) == [] and arrived(paths, agents)
     assert (3, 2) in paths[0]                      # it stepped into the bay to let the other by
+
+
+def test_reordered_plans_as_a_fresh_planner_given_that_order() -> None:
+    """``reordered`` shares the move table and distances, but plans exactly as a planner built
+    afresh with the agents in that order (after the first planner has solved already)."""
+    tilemap, open_ = grid(ROOMS)
+    left = [(1, 1), (2, 1), (1, 2), (1, 4)]
+    right = [(11, 1), (12, 1), (12, 2), (12, 4)]
+    agents = [(a, b) for a, b in zip(left, right, strict=True)] + [(b, a) for a, b in zip(left, right, strict=True)]
+    planner = CooperativePlanner(tilemap, agents, neighbours=4)
+    first = planner.solve(400)
+    order = [7, 0, 6, 1, 5, 2, 4, 3]
+    again = planner.reordered(order).solve(400)
+    fresh = CooperativePlanner(tilemap, [agents[i] for i in order], neighbours=4).solve(400)
+    assert again == fresh
+    assert violations(again, open_, 4) == [] and arrived(again, [agents[i] for i in order])
+    assert planner.reordered(list(range(8))).solve(400) == first  # the same order: the same plan
+
+
+@pytest.mark.parametrize("order", [[0, 0], [1], [0, 1, 2], [1, -1], "01", None])
+def test_reordered_refuses_an_order_that_is_not_a_permutation(order: object) -> None:
+    tilemap, _ = grid(ROOMS)
+    planner = CooperativePlanner(tilemap, [((1, 1), (11, 1)), ((11, 2), (1, 2))], neighbours=4)
+    with pytest.raises(BadInput) as e:
+        planner.reordered(order)  # type: ignore[arg-type]
+    assert e.value.field == "order"

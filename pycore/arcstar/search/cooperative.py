@@ -40,6 +40,7 @@ way) for ever.
 
 from __future__ import annotations
 
+import copy
 import heapq
 from collections import deque
 from collections.abc import Sequence
@@ -147,6 +148,11 @@ class CooperativePlanner:
         for i, s in enumerate(starts):
             if self._distance[i][s] < 0:
                 raise BadInput(f"agents[{i}]: the goal cannot be reached from the start", f"agents[{i}].goal")
+        self._reset(starts)
+
+    def _reset(self, starts: list[int]) -> None:
+        """Every agent on its start, nothing planned yet."""
+        self._starts = list(starts)
         self.tick = 0
         self.positions = list(starts)
         self.history: list[list[int]] = [[s] for s in starts]
@@ -156,6 +162,19 @@ class CooperativePlanner:
         self.jammed = 0
         #: Whether ``solve`` took LaCAM's plan (``complete``) after WHCA* stopped short.
         self.completed = False
+
+    def reordered(self, order: Sequence[int]) -> CooperativePlanner:
+        """A planner for the same agents from their starts, in the priority ``order`` (indices
+        of this one's agents; the new planner's agent k is this one's ``order[k]``), sharing the
+        move table and the distances to the goals, which cost most to build."""
+        n = len(self.goals)
+        if not isinstance(order, (list, tuple)) or sorted(order) != list(range(n)):
+            raise BadInput(f"order must list each of the {n} agents' indices once, got {shown(order)}", "order")
+        other = copy.copy(self)
+        other.goals = [self.goals[i] for i in order]
+        other._distance = [self._distance[i] for i in order]
+        other._reset([self._starts[i] for i in order])
+        return other
 
     # -- input -----------------------------------------------------------------------------
     def _tile(self, value: object, field: str) -> int:

@@ -351,7 +351,7 @@ class Cooperative(Avoider):
             return
         history = planner.solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
         if len(agents) <= ORDERS_UP_TO:
-            history = self._best_order(world, agents, history)
+            history = self._best_order(planner, agents, history)
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
@@ -385,7 +385,8 @@ class Cooperative(Avoider):
                     u.order = None
                     u.queue.clear()
 
-    def _best_order(self, world: World, agents: list[tuple[Tile, Tile]], history: list[list[Tile]]
+    @staticmethod
+    def _best_order(planner: CooperativePlanner, agents: list[tuple[Tile, Tile]], history: list[list[Tile]]
                     ) -> list[list[Tile]]:
         """The plan, among WHCA*'s for a few priority orders (as given, reversed, furthest from
         the goal first, nearest first), that arrives and keeps the longest wait away from a goal
@@ -400,9 +401,7 @@ class Cooperative(Avoider):
         far = sorted(range(n), key=lambda i: -way[i])
         best, best_score = history, score(history)
         for order in (list(range(n))[::-1], far, far[::-1]):
-            planner = CooperativePlanner(self._known(world), [agents[i] for i in order], WINDOW, neighbours=4,
-                                         rotations=False)
-            found = planner.solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
+            found = planner.reordered(order).solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
             h: list[list[Tile]] = [[] for _ in range(n)]
             for i, p in zip(order, found, strict=True):
                 h[i] = p
