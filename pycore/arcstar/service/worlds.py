@@ -26,8 +26,9 @@ from ..collision.swept import swept_line_clear
 from ..geometry.primitives import Pose
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
-from ..world import KIND_PRESETS, PLAN_METHODS, Order, OrderKind, UnitSpec, World, unit_of_kind
+from ..world import KIND_PRESETS, PLAN_METHODS, Order, OrderKind, UnitSpec, UnitState, World, unit_of_kind
 from ..world import units as world_units
+from ..world.metrics import AT_GOAL
 from ..world.presets import PRESETS
 from ..world.world import MAX_EVENTS
 from .protocol import buffer, check_keys
@@ -135,6 +136,13 @@ def check_avoidance(value: object) -> world_units.Avoidance:
         return world_units.check_avoidance(value)
     except ValueError as e:
         raise BadInput(str(e), "avoidance") from None
+
+
+def _on_goal(u: UnitState) -> bool:
+    """Whether ``u`` stands on a point of its order (standing there is not being stuck, as in
+    ``world.metrics``: a plan may have a unit on its goal step aside later)."""
+    order = u.order
+    return order is not None and any(math.hypot(p[0] - u.x, p[1] - u.y) <= AT_GOAL for p in order.points)
 
 
 class WorldSession:
@@ -349,7 +357,7 @@ class WorldSession:
         for u in units:
             px, py, ph = self._prev.get(u.id, (u.x, u.y, u.heading))
             still = abs(u.x - px) <= STILL and abs(u.y - py) <= STILL and abs(u.heading - ph) <= STILL
-            if still and u.busy:
+            if still and u.busy and not _on_goal(u):
                 s = self.stuck.get(u.id, 0.0) + w.dt
                 self.stuck[u.id] = s
                 self.longest_stuck = max(self.longest_stuck, s)
