@@ -329,3 +329,13 @@ def test_fuzz_arbitrary_json_only_ever_raises_value_error(data):
     except ValueError:
         return
     assert isinstance(path, Path) and math.isfinite(path.length)
+
+
+@pytest.mark.parametrize("seg", [Line(1.0, 2.0, 0.3, 2.5), Arc.from_pose(Pose(0, 0, 0), 2.0, math.pi / 2),
+                                 Arc.from_pose(Pose(1, 1, 1.0), 1.0, -0.7, gear=-1)])
+def test_pose_within_is_pose_at_clamped_to_the_segment(seg):
+    """The unchecked pose for driving units: ``pose_at`` inside the segment, its ends outside."""
+    for f in (0.0, 0.3, 0.77, 1.0):
+        assert seg.pose_within(f * seg.length) == seg.pose_at(f * seg.length)
+    assert seg.pose_within(-0.4) == seg.start_pose()
+    assert seg.pose_within(seg.length + 0.4) == seg.end_pose()

@@ -243,6 +243,11 @@ class _SegmentBase:
             raise ValueError(f"s must be within [0, {self.length}], got {s}")
         return self._pose_at(min(s, self.length))
 
+    def pose_within(self, s: float) -> Pose:
+        """The pose at ``s`` along the segment, clamped to [0, length], without ``pose_at``'s
+        checks: for a caller whose ``s`` is a float it computed (a unit driving, every tick)."""
+        return self._pose_at(min(max(s, 0.0), self.length))
+
     def sample(self, step: float) -> np.ndarray:
         """Poses along the segment as an (n, 3) array of x, y, heading.
 

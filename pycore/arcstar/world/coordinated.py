@@ -455,14 +455,12 @@ class Cooperative(Avoider):
         return route_from(PlanResult(Status.FOUND, path=tiles), Pose(u.x, u.y, u.heading), goal)
 
     def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
-        return self.plan_room(u), None
-
-    def plan_room(self, u: UnitState) -> float:
-        """How far ``u`` may drive by the plan: up to the centre of the last visit cleared."""
+        """How far ``u`` may drive by the plan: up to the centre of the last visit cleared (the
+        plan, not a unit, holds it)."""
         plan = self.plans.get(u.spec.id)
         m = u.mover
         if plan is None or m is None:
-            return math.inf
+            return math.inf, None
         k = plan.progress
         while k + 1 < len(plan.visits) and m.s >= plan.lead + (k + 1 - plan.start) - 1e-6:
             k += 1
@@ -473,8 +471,8 @@ class Cooperative(Avoider):
             c += 1
         plan.cleared = c
         if c + 1 >= len(plan.visits):
-            return math.inf
-        return max(0.0, plan.lead + (c - plan.start) - m.s)
+            return math.inf, None
+        return max(0.0, plan.lead + (c - plan.start) - m.s), None
 
     def _needed(self, uid: str, plan: Schedule, c: int) -> bool:
         """Whether ``uid`` may leave visit ``c``: anywhere but on its goal at once; from its goal

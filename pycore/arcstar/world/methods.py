@@ -46,7 +46,7 @@ from .avoidance import (
 )
 from .coordinated import Cooperative
 from .events import EventKind
-from .orders import Point, Route
+from .orders import Point, Route, tile_of
 from .units import Avoidance
 
 if TYPE_CHECKING:
@@ -155,17 +155,9 @@ class Local(Avoider):
         """The method's own look round, before the units move."""
 
     def before(self, world: World, now: float) -> None:
-        centres: dict[Tile, list[UnitState]] = {}
-        at: dict[str, Tile] = {}
-        for u in world.units:  # ``_place`` for each, on empty maps (inlined: every unit, every tick)
-            t = (math.floor(u.x), math.floor(u.y))
-            units = centres.get(t)
-            if units is None:
-                centres[t] = [u]
-            else:
-                units.append(u)
-            at[u.spec.id] = t
-        self.centres, self.at = centres, at
+        self.centres, self.at = {}, {}
+        for u in world.units:
+            self._place(u)
         self.look(world, now)
         g = self.group
         if g is None or g.members is None:
@@ -179,20 +171,18 @@ class Local(Avoider):
 
     def _place(self, u: UnitState) -> None:
         """Note the tile under ``u``'s centre (units move one after another in a tick)."""
-        uid = u.spec.id
-        t, old = (math.floor(u.x), math.floor(u.y)), self.at.get(uid)  # tile_of, inlined
+        t, old = tile_of(u.x, u.y), self.at.get(u.spec.id)
         if t == old:
             return
         if old is not None:
             self.centres[old].remove(u)
         self.centres.setdefault(t, []).append(u)
-        self.at[uid] = t
+        self.at[u.spec.id] = t
 
     def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
         if self.group is not None and self.member(u):
             return self.group.room(world, u)
-        h = self.holds.get(u.spec.id)  # ``Avoider.room`` (the keep-out rule) when it can apply
-        keep = math.inf if h is None or not h.keep_out else super().room(world, u)[0]
+        keep = self.keep_out_room(world, u)
         tile, by = self.tile_room(u)
         return (tile, by) if tile < keep else (keep, None)
 
@@ -207,7 +197,7 @@ class Local(Avoider):
         if not tiles:
             return math.inf, None
         s, centres = m.s, self.centres
-        here = (math.floor(u.x), math.floor(u.y))
+        here = tile_of(u.x, u.y)
         # the tiles entered within reach, up to the first entry of the last tile (entries ascend)
         for k in range(bisect_right(enter, s), min(bisect_right(enter, s + m.reach), m.last_entry())):
             t = tiles[k]
@@ -233,9 +223,6 @@ class Local(Avoider):
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
         self._place(u)  # it has just moved
-        if by is None and not self.member(u):  # the common case: ``Avoider.held`` only notes nobody holds it
-            self.track(u, None, now)
-            return
         if self.member(u):  # the plan orders who goes first, but a unit outside it may stand in the way
             outsider = by if by is not None and not self.member(by) else None
             waited, h = self.track(u, outsider, now), self.hold(u)
@@ -273,26 +260,26 @@ class Local(Avoider):
     def jam(self, world: World, u: UnitState, by: UnitState, now: float) -> None:
         """Hand ``u``, ``by`` and the units near them to the cooperative plan."""
         near = {u.spec.id, by.spec.id}
-        todo = [u, by]
+        taken, todo = [u, by], [u, by]
         while todo and len(near) < JAM_MOST:  # and the units near those, so no outsider stands in the jam
             w = todo.pop()
             for v in world.units:
                 if v.spec.id not in near and math.hypot(v.x - w.x, v.y - w.y) <= JAM_RADIUS:
                     near.add(v.spec.id)
+                    taken.append(v)
                     todo.append(v)
-        ways = {t for vid in near for v in (world.unit(vid),)
-                for t in body_tiles(v.x, v.y, v.spec.width + 2 * JAM_RADIUS)}
+        ways = {t for v in taken for t in body_tiles(v.x, v.y, v.spec.width + 2 * JAM_RADIUS)}
         for v in world.units:  # and the units on their way into it
             if v.spec.id not in near and len(near) < JAM_MOST and v.mover is not None and \
                     not ways.isdisjoint(path_tiles(v, JAM_REACH)):
                 near.add(v.spec.id)
+                taken.append(v)
         if self.group is None or self.group.members is None:
             self.group = Cooperative(near)
         else:
             self.group.members |= near
         self.group.dirty = True
-        for vid in near:
-            v = world.unit(vid)
+        for v in taken:
             self.hold(v).since, self.hold(v).by, self.hold(v).refuge_for = None, None, None
             v.gives_way_to = None
         world.note(u, EventKind.JAM)

@@ -233,9 +233,7 @@ class Mover:
         """The index of the first of ``points()`` more than ``s`` tiles along the path (as
         ``np.searchsorted(dist, s, side="right")``; a bisect on a list costs a fraction of a numpy
         call, and the avoidance checks ask for it for every unit every tick)."""
-        if self._dists is None:
-            self._dists = self.points()[0].tolist()
-        return bisect_right(self._dists, s)
+        return bisect_right(self._dists if self._dists is not None else self.dists(), s)
 
     def _next_speed(self, dt: float, stop: Barrier, room: float) -> float:
         # min and max written out (each picks what the builtin would): this runs for every
@@ -326,6 +324,5 @@ class Mover:
         self.k = k
         seg = segs[k]
         start = ends[k] - seg.length
-        # ``seg.pose_at`` without its checks: the distance is a float clamped to the segment
-        pose = seg._pose_at(min(max(s - start, 0.0), seg.length))
+        pose = seg.pose_within(s - start)
         self.x, self.y, self.heading = pose.x, pose.y, pose.heading

@@ -141,8 +141,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
     m = u.mover
     if m is None:
         return math.inf, None
-    v = m.v
-    reach = v * v / (2.0 * m.unit.braking) + (v + u.spec.acceleration * dt) * dt + 1.0  # reach_of(u, dt), inlined
+    reach = reach_of(u, dt)
     half = u.spec.width / 2.0
     # Only units that could touch the way ahead this tick: within reach of a body where they stand,
     # or, moving, within reach of their own way ahead (``crossing``).
