@@ -452,10 +452,16 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
     return res
 
 
+#: The unit of the issue's example scenario file (no kind: the other fields are UnitSpec's
+#: defaults, among them a turn rate of 1 rad/s and an acceleration of 1 tile/s^2).
+EXAMPLE_UNIT = {"width": 0.8, "radius": 0.5, "speed": 2.0}
+
 #: Variations of the proof scenarios none of the tests or presets use: other seeds of the door,
-#: more units through a bigger door room, and swaps through a narrower, a shorter corridor.
+#: the door with the issue's example unit, more units through a bigger door room, and swaps
+#: through a narrower, a shorter corridor.
 SWEEP: list[tuple[str, dict[str, Any]]] = [
     *(("door", {"count": 20, "seed": seed}) for seed in range(1, 9)),
+    *(("door", {"count": 20, "seed": seed, "unit": EXAMPLE_UNIT}) for seed in range(1, 4)),
     ("door", {"count": 30, "room": 9, "seed": 3}),
     ("group_swap", {"count": 6}),
     ("group_swap", {"count": 8, "corridor": 1}),

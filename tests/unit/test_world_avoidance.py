@@ -55,6 +55,18 @@ def test_two_units_crossing_at_a_junction(method, kind):
     assert overlap(w) <= TOLERANCE
 
 
+@pytest.mark.parametrize("method", ["claimed", "cooperative"])
+def test_the_issue_example_unit_through_a_door_all_arrive_apart(method):
+    """The door with the unit of the issue's example file (0.8 wide, turning radius 0.5, 2 tiles/s,
+    no kind: turning 1 rad/s on the spot): wider and slower to turn than the preset's people.
+    (Under pinter seed 1 leaves units short within the 180 s: see docs/design-notes.md.)"""
+    doc = presets.door(count=20, avoidance=method, seed=2, unit={"width": 0.8, "radius": 0.5, "speed": 2.0})
+    w = run(doc)
+    assert {u.spec.width for u in w.units} == {0.8}
+    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units if u.arrived is None]
+    assert overlap(w) <= TOLERANCE
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_twenty_units_through_a_one_tile_door_cooperatively(seed):
     w = run(presets.door(count=20, avoidance="cooperative", seed=seed))

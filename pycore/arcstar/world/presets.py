@@ -59,9 +59,11 @@ def junction(arm: int = 6, avoidance: str = "pinter", kind: str = "car") -> Doc:
 
 
 def door(count: int = 20, avoidance: str = "pinter", kind: str = "person", room: int = 8,
-         seed: int = 1) -> Doc:
+         seed: int = 1, unit: dict[str, Any] | None = None) -> Doc:
     """``count`` units in a room ``room`` x ``room`` tiles, each sent to its own tile in a second
-    room through a one-tile door in the wall between them."""
+    room through a one-tile door in the wall between them; ``unit``: the fields every unit has
+    instead of ``kind``'s preset (as in a scenario file, e.g. the issue's example unit
+    ``{"width": 0.8, "radius": 0.5, "speed": 2.0}``)."""
     if count > room * room // 2:
         raise ValueError("door: too many units for the rooms")
     w = 2 * room + 3
@@ -75,7 +77,8 @@ def door(count: int = 20, avoidance: str = "pinter", kind: str = "person", room:
     right = [(x + room + 1, y) for x, y in left]
     starts = rng.sample(left, count)
     goals = rng.sample(right, count)
-    units = [{"id": f"u{i}", "kind": kind, "start": [*_c(*s), EAST], "goal": list(_c(*g))}
+    fields = {"kind": kind} if unit is None else dict(unit)
+    units = [{"id": f"u{i}", **fields, "start": [*_c(*s), EAST], "goal": list(_c(*g))}
              for i, (s, g) in enumerate(zip(starts, goals))]
     return _doc(rows, units, avoidance, 180.0, seed=seed)
 
