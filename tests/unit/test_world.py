@@ -91,6 +91,24 @@ def test_a_person_stops_and_turns_on_the_spot_at_a_corner():
     assert rate <= KIND_PRESETS[Kind.PERSON]["turn_rate"] + 1e-9
 
 
+def test_a_unit_without_a_turn_rate_pivots_as_fast_as_its_tightest_turn():
+    """Not given, turn_rate is speed / radius (capped at a turn a second); given, it is kept; the
+    kinds keep theirs; and the pivot in a run is at that rate."""
+    assert UnitSpec("a", speed=2.0, radius=0.5).turn_rate == pytest.approx(4.0)
+    assert UnitSpec("a", speed=2.0, radius=0.05).turn_rate == pytest.approx(2 * math.pi)
+    assert UnitSpec("a", speed=2.0, radius=0.5, turn_rate=0.3).turn_rate == 0.3
+    assert unit_of_kind("t", "tank").turn_rate == KIND_PRESETS[Kind.TANK]["turn_rate"]
+    spec = UnitSpec("a", speed=2.0, radius=0.5, method="astar")
+    w, m = world_of(ROOMS, [(spec, (1.5, 2.5, 0.0), [move(12.5, 6.5)])])
+    w.run(60)
+    u = w.units[0]
+    check(u, w, m)
+    s = np.asarray(u.samples)
+    turns = [abs(math.remainder(s[i, 3] - s[i - 1, 3], 2 * math.pi)) / w.dt for i in range(1, len(s))
+             if s[i, 4] == 0.0 and np.hypot(*(s[i, 1:3] - s[i - 1, 1:3])) == 0.0]
+    assert max(turns) == pytest.approx(4.0)
+
+
 @pytest.mark.parametrize("kind", ["tank", "car", "person"])
 def test_the_presets_drive_within_their_limits(kind):
     spec = unit_of_kind(kind, kind)

@@ -288,7 +288,7 @@ class Mover:
                 return
             if stop.heading is not None and abs(angle_diff(stop.heading, self.heading)) > CORNER:
                 turn = angle_diff(stop.heading, self.heading)
-                step = self.unit.turn_rate * dt
+                step = self.unit.pivot_rate * dt
                 self.heading = stop.heading if abs(turn) <= step else normalize_angle(
                     self.heading + math.copysign(step, turn))
                 return

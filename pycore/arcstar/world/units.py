@@ -22,6 +22,9 @@ from ..turning.methods import TURN_METHODS
 
 #: Speeds, accelerations and radii above this are refused (tiles, seconds): no game needs more.
 MAX_RATE = 1e4
+#: The most a unit turns on the spot when its ``turn_rate`` is not given (rad/s): a full turn in
+#: a second, about a person's quickest about-face.
+MAX_PIVOT = 2.0 * math.pi
 #: The smallest body or turning radius accepted (tiles).
 MIN_SIZE = 0.01
 #: Planning methods a unit may use: a turning method on A*'s path (lines and arcs with speed
@@ -76,7 +79,9 @@ class UnitSpec:
     that caps the speed on an arc of radius r at sqrt(lateral * r); None means speed^2 / radius,
     so the unit takes its own radius at full speed and the planner's tighter turns at
     sqrt(r' / radius) of it (``turning``'s speed factor). turn_rate: how fast it turns on the
-    spot at a pivot (rad/s). can_reverse: it may back up (plans with Reeds-Shepp pieces).
+    spot at a pivot (rad/s); not given, speed / radius (the rate it turns at on its tightest
+    circle at top speed: a unit that turns on half a tile at 2 tiles/s pivots at 4 rad/s, not
+    at a tank's crawl), at most ``MAX_PIVOT``. can_reverse: it may back up (plans with Reeds-Shepp pieces).
     sight: how far it sees in fog (tiles; 6 by default: a screen's corner of a 32-tile view).
     method: how it plans (``PLAN_METHODS``; "tighter" by default: legal paths that slow down for
     tight corners instead of failing). team: a free label for the lab and for avoidance.
@@ -89,7 +94,7 @@ class UnitSpec:
     acceleration: float = 1.0
     braking: float = 2.0
     lateral: float | None = None
-    turn_rate: float = 1.0
+    turn_rate: float | None = None
     can_reverse: bool = False
     method: str = "tighter"
     team: str = ""
@@ -103,6 +108,9 @@ class UnitSpec:
             v = check_number(getattr(self, name), name, MIN_SIZE)
             if v > 64:
                 raise BadInput(f"{name} must be at most 64 tiles, got {v:g}", name)
+        if self.turn_rate is None:
+            speed, radius = check_number(self.speed, "speed", 0.0, strict=True), self.radius
+            object.__setattr__(self, "turn_rate", min(MAX_PIVOT, speed / radius))
         for name in ("speed", "acceleration", "braking", "turn_rate"):
             v = check_number(getattr(self, name), name, 0.0, strict=True)
             if v > MAX_RATE:
@@ -120,6 +128,12 @@ class UnitSpec:
             raise BadInput(f"team must be a string of at most 64 characters, got {shown(self.team)}", "team")
         if self.kind is not None and not isinstance(self.kind, Kind):
             raise BadInput(f"kind must be one of {', '.join(Kind)}, got {shown(self.kind)}", "kind")
+
+    @property
+    def pivot_rate(self) -> float:
+        """``turn_rate`` as the unit has it (given, or worked out when it was made)."""
+        assert self.turn_rate is not None
+        return self.turn_rate
 
     @property
     def lateral_limit(self) -> float:
