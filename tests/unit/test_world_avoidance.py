@@ -55,6 +55,31 @@ def test_two_units_crossing_at_a_junction(method, kind):
     assert overlap(w) <= TOLERANCE
 
 
+def boxed_in(method, kind):
+    """A unit late to a corner of a room whose way there is packed with units resting on their
+    goals: one of those must step aside and come back."""
+    rows = ["#######", "#.....#", "#.....#", "#.....#", "#######"]
+    units = [{"id": "late", "kind": kind, "start": [1.5, 3.5, 0.0], "goal": [5.5, 1.5]}]
+    for i, (x, y) in enumerate([(4, 1), (5, 2), (4, 2), (3, 1), (5, 3)]):
+        units.append({"id": f"r{i}", "kind": kind, "start": [x + .5, y + .5, 0.0], "goal": [x + .5, y + .5]})
+    return {"map": rows, "seed": 1, "duration": 120, "avoidance": method, "units": units}
+
+
+@pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
+@pytest.mark.parametrize("kind", ["person", "tank"])
+def test_a_unit_boxed_in_by_units_resting_on_their_goals_gets_through(method, kind):
+    """Under pinter the late unit re-planned round the resting units over and over, each hold
+    too short to count as a jam (the watchdog now makes it one); under claimed the unit that
+    shared a tile with one stepping aside was left out of the jam's plan and taken in again,
+    round after round (now the other starts beside it)."""
+    w = run(boxed_in(method, kind))
+    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units if u.arrived is None]
+    assert overlap(w) <= TOLERANCE
+    goals = {u["id"]: u["goal"] for u in boxed_in(method, kind)["units"]}
+    for u in w.units:
+        assert u.samples[-1][1:3] == pytest.approx(goals[u.spec.id], abs=1e-6)
+
+
 @pytest.mark.parametrize("method", ["claimed", "cooperative"])
 def test_the_issue_example_unit_through_a_door_all_arrive_apart(method):
     """The door with the unit of the issue's example file (0.8 wide, turning radius 0.5, 2 tiles/s,

@@ -47,6 +47,7 @@ from ..planner import PlanResult
 from ..search.cooperative import CooperativePlanner
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
+from .spacing import MARGIN
 
 if TYPE_CHECKING:
     from .state import Host as World
@@ -109,20 +110,27 @@ def _start_beside(world: World, u: UnitState, taken: set[Tile]) -> Tile | None:
         length = math.hypot(cx - u.x, cy - u.y)
         if not swept_line_clear(world.map, (u.x, u.y), (cx, cy), u.spec.width):
             continue  # its body would brush a wall on the way
-        clear = True
-        for v in world.units:
-            if v is u:
-                continue
-            # the closest point of the segment to v's centre
-            f = 0.0 if length == 0 else max(0.0, min(1.0, ((v.x - u.x) * (cx - u.x) + (v.y - u.y) * (cy - u.y))
-                                                     / (length * length)))
-            px, py = u.x + f * (cx - u.x), u.y + f * (cy - u.y)
-            if math.hypot(v.x - px, v.y - py) < (u.spec.width + v.spec.width) / 2.0:
-                clear = False
-                break
-        if clear and (best is None or length < best[0]):
+        if _passes_bodies(world, u, (u.x, u.y), (cx, cy), 0.0) and (best is None or length < best[0]):
             best = (length, t)
     return None if best is None else best[1]
+
+
+def _passes_bodies(world: World, u: UnitState, start: tuple[float, float], end: tuple[float, float],
+                   margin: float) -> bool:
+    """Whether ``u`` driving straight from ``start`` to ``end`` keeps its body at least ``margin``
+    off every other body where it stands."""
+    (ax, ay), (cx, cy) = start, end
+    length = math.hypot(cx - ax, cy - ay)
+    for v in world.units:
+        if v is u:
+            continue
+        # the closest point of the segment to v's centre
+        f = 0.0 if length == 0 else max(0.0, min(1.0, ((v.x - ax) * (cx - ax) + (v.y - ay) * (cy - ay))
+                                                 / (length * length)))
+        px, py = ax + f * (cx - ax), ay + f * (cy - ay)
+        if math.hypot(v.x - px, v.y - py) < (u.spec.width + v.spec.width) / 2.0 + margin:
+            return False
+    return True
 
 
 @dataclass
@@ -279,36 +287,56 @@ class Cooperative(Avoider):
         """To ``centre`` straight away from the tile edge ``u`` is nearest (the neighbour most
         likely close by is across it), then along that edge: a straight line could pass closer
         to that neighbour first, and two such units would each wait for the other. Where that
-        would brush a wall, the other way round, or straight; where every way would, it stays."""
+        would brush a wall, the other way round, or straight; where every way would, it stays. Of
+        those, the first that passes every body where it stands is taken (two bodies settling side
+        by side, each by a way past where the other stands, would hold each other to the end of
+        the settling time), else the first."""
         here, end = (u.x, u.y), (centre[0], centre[1])
         if math.hypot(end[0] - here[0], end[1] - here[1]) <= 1e-9:
             return Route(None)
         across, along = (here[0], end[1]), (end[0], here[1])  # the two corners
         first, second = (across, along) if abs(here[1] - end[1]) >= abs(here[0] - end[0]) else (along, across)
+        ways = []
         for way in ([here, first, end], [here, second, end], [here, end]):
             points = [p for i, p in enumerate(way) if i == 0 or math.dist(p, way[i - 1]) > 1e-9]
-            if all(swept_line_clear(world.map, a, b, u.spec.width) for a, b in zip(points, points[1:])):
-                segs = Path.from_waypoints(points)
-                return route_from(PlanResult(Status.FOUND, segments=segs), Pose(u.x, u.y, u.heading), centre)
-        return Route(None)
+            legs = list(zip(points, points[1:]))
+            if all(swept_line_clear(world.map, a, b, u.spec.width) for a, b in legs):
+                ways.append((not all(_passes_bodies(world, u, a, b, MARGIN) for a, b in legs), points))
+        if not ways:
+            return Route(None)
+        points = min(ways, key=lambda e: e[0])[1]  # the first past every body, else the first
+        segs = Path.from_waypoints(points)
+        return route_from(PlanResult(Status.FOUND, segments=segs), Pose(u.x, u.y, u.heading), centre)
 
     def _starts(self, world: World) -> list[tuple[UnitState, Tile]]:
         """Each unit and the tile it starts from, in priority order (nearest their tile's centre
         first, then in the world's order): its own, or, when a unit nearer its centre has that
-        tile, a free one beside it (a unit with neither is left out, its status saying why)."""
+        tile, a free one beside it, or, when it has none, its own while the unit that had it moves
+        over to one beside that (a unit left with neither is left out, its status saying why: a
+        jam would take it in again, and again)."""
         taken: set[Tile] = set()
         out: list[tuple[UnitState, Tile]] = []
+        owner: dict[Tile, int] = {}  # start tile -> index into out
         for u in sorted(self.mine(world), key=_off_centre):
             start = tile_of(u.x, u.y)
             if start in taken:  # two small bodies in one tile: the one further off its centre moves over
                 moved = _start_beside(world, u, taken | _occupied(world, u))
                 if moved is None:
-                    u.status = "cooperative: shares its tile with another unit"
-                    if self.members is not None:
-                        self.members.discard(u.spec.id)
-                    continue
-                start = moved
+                    k = owner[start]
+                    v = out[k][0]
+                    moved = _start_beside(world, v, taken | _occupied(world, v))
+                    if moved is None:
+                        u.status = "cooperative: shares its tile with another unit"
+                        if self.members is not None:
+                            self.members.discard(u.spec.id)
+                        continue
+                    out[k] = (v, moved)  # the other moves over; this one keeps the tile
+                    owner[moved] = k
+                    taken.add(moved)
+                else:
+                    start = moved
             taken.add(start)
+            owner[start] = len(out)
             out.append((u, start))
         return out
 
@@ -445,10 +473,14 @@ class Cooperative(Avoider):
                 u.detour = goal
         plan.lead = math.hypot(tiles[0][0] + 0.5 - u.x, tiles[0][1] + 0.5 - u.y)
         if plan.lead > OFF_CENTRE and len(tiles) > 1 and tile_of(u.x, u.y) == tiles[0]:
-            ahead = math.hypot(tiles[1][0] + 0.5 - u.x, tiles[1][1] + 0.5 - u.y)
-            if swept_line_clear(world.map, (u.x, u.y), (tiles[1][0] + 0.5, tiles[1][1] + 0.5), u.spec.width):
+            nxt = (tiles[1][0] + 0.5, tiles[1][1] + 0.5)
+            ahead = math.hypot(nxt[0] - u.x, nxt[1] - u.y)
+            if swept_line_clear(world.map, (u.x, u.y), nxt, u.spec.width) and \
+                    _passes_bodies(world, u, (u.x, u.y), nxt, MARGIN):
                 # off its tile's centre and leaving it: straight on to the next (the unit that
-                # follows into this tile may have closed up to where the centre's far side is)
+                # follows into this tile may have closed up to where the centre's far side is),
+                # unless that line cuts past a body beside it (a unit there may be planned to
+                # wait for this one, and spacing would hold this one for it)
                 tiles, plan.lead = tiles[1:], ahead - 1.0
         if len(tiles) == 1:
             tiles = []

@@ -70,6 +70,11 @@ REFUGE_PATIENCE = 12.0
 JAM_MOST = 64
 #: Units whose way passes this near (tiles ahead along it) the jam are planned with it.
 JAM_REACH = 12.0
+#: The watchdog: a unit with orders, outside a jam's plan, that has not got ``UNSTUCK_MOVE``
+#: tiles from where it was ``UNSTUCK_AFTER`` seconds ago, with another unit within
+#: ``JAM_RADIUS``, is in a jam too, whatever held it: holds that pass from unit to unit, or
+#: re-plans round units resting on their goals, back and forth, never add up to ``JAM_AFTER``.
+UNSTUCK_AFTER, UNSTUCK_MOVE = 12.0, 1.5
 
 
 def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
@@ -139,6 +144,8 @@ class Local(Avoider):
         self._next = 0.0
         self.centres: dict[Tile, list[UnitState]] = {}
         self.at: dict[str, Tile] = {}
+        self._anchors: dict[str, tuple[float, float, float]] = {}  # the watchdog's: where and when
+        self._watched = -math.inf
 
     def due(self, now: float) -> bool:
         """Whether a look round is due (every ``CHECK_EVERY`` seconds)."""
@@ -159,6 +166,9 @@ class Local(Avoider):
         for u in world.units:
             self._place(u)
         self.look(world, now)
+        if now + 1e-9 >= self._watched + CHECK_EVERY:
+            self._watched = now
+            self.watch(world, now)
         g = self.group
         if g is None or g.members is None:
             return
@@ -168,6 +178,26 @@ class Local(Avoider):
             self.group = None
             return
         g.before(world, now)
+
+    def watch(self, world: World, now: float) -> None:
+        """The watchdog (``UNSTUCK_AFTER``): a unit that has gone nowhere is a jam with the unit
+        nearest it."""
+        for u in world.units:
+            a = self._anchors.get(u.spec.id)
+            h = self.hold(u)
+            # giving way to a unit by a refuge, or waiting for one that does: the refuge's own patience
+            refuge = u.gives_way_to is not None or (h.by is not None and self.patience(u, world.unit(h.by)) > JAM_AFTER)
+            if not u.busy or self.member(u) or refuge or a is None or \
+                    math.hypot(u.x - a[0], u.y - a[1]) > UNSTUCK_MOVE:
+                self._anchors[u.spec.id] = (u.x, u.y, now)
+                continue
+            if now - a[2] < UNSTUCK_AFTER:
+                continue
+            self._anchors[u.spec.id] = (u.x, u.y, now)
+            d, by = min(((math.hypot(v.x - u.x, v.y - u.y), v) for v in world.units if v is not u),
+                        key=lambda e: e[0], default=(math.inf, None))
+            if by is not None and d <= JAM_RADIUS:
+                self.jam(world, u, by, now)
 
     def _place(self, u: UnitState) -> None:
         """Note the tile under ``u``'s centre (units move one after another in a tick)."""
