@@ -324,5 +324,4 @@ class Mover:
         self.k = k
         seg = segs[k]
         start = ends[k] - seg.length
-        pose = seg.pose_within(s - start)
-        self.x, self.y, self.heading = pose.x, pose.y, pose.heading
+        self.x, self.y, self.heading = seg.xyh_within(s - start)
