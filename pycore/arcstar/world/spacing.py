@@ -214,9 +214,9 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     now = np.hypot(px - ux, py - uy).tolist()
     # closer than clear, and closer than now (a unit may always back away), in one comparison
     hit = d < [c if c <= n - 1e-9 else n - 1e-9 for c, n in zip(clear, now, strict=True)]
-    cols = _any(hit)  # per unit, whether the way comes too close to it
-    if not _any(cols):
+    if _first(hit) < 0:
         return math.inf, None
+    cols = _any(hit)  # per unit, whether the way comes too close to it
     best, who = math.inf, None
     first = hit.argmax(axis=0).tolist()
     for col in np.flatnonzero(cols).tolist():
@@ -236,14 +236,14 @@ def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: n
     towards = approaching(j, ux, uy)
     clear = u.spec.width / 2.0 + j.spec.width / 2.0 + MARGIN
     d = np.hypot(ahead[:, 0] - jx, ahead[:, 1] - jy)
-    if standoff and towards and u.gives_way_to != j.spec.id and float(np.minimum.reduce(d)) < clear + STANDOFF \
-            and on_way(near.way(j, dt), ux, uy, clear):
+    if standoff and towards and u.gives_way_to != j.spec.id and _first(d < clear + STANDOFF) >= 0 \
+            and on_way(near.way(j, dt), ux, uy, clear):  # (the way's nearest point closer than clear + STANDOFF)
         clear += STANDOFF  # head-on: each drives through where the other stands
     now = float(np.hypot(jx - ux, jy - uy)) - 1e-9
-    hit = d < (clear if clear <= now else now)
-    if not _any(hit):
+    k = _first(d < (clear if clear <= now else now))
+    if k < 0:
         return math.inf, None
-    gap = max(0.0, float(dist[int(hit.argmax())]) - u.mover.s - SPACING)
+    gap = max(0.0, float(dist[k]) - u.mover.s - SPACING)
     return (gap / 2.0 if towards else gap), j
 
 
@@ -251,6 +251,14 @@ def _any(a: np.ndarray, axis: int = 0) -> np.ndarray:
     """``a.any(axis)`` by the ufunc's own reduce (``any()`` adds a Python wrapper that costs more
     than the reduction of a few values)."""
     return np.logical_or.reduce(a, axis=axis)
+
+
+def _first(a: np.ndarray) -> int:
+    """The flat index of the first True in the bool array ``a``, -1 if none: ``argmax`` and a
+    look at what it found. Whether any is True, for a fraction of a reduction's cost (a third in
+    Pyodide), and where, too; most checks find none."""
+    k = int(a.argmax())
+    return k if a.item(k) else -1
 
 
 def bounds(points: np.ndarray) -> Box:
@@ -311,7 +319,7 @@ def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
 
 def on_way(way: Way | None, x: float, y: float, clear: float) -> bool:
     """Whether a unit's way ahead (``ahead_of``) runs within ``clear`` of the point (x, y)."""
-    return way is not None and bool(_any(np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear))
+    return way is not None and _first(np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear) >= 0
 
 
 def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, times: np.ndarray,
@@ -327,10 +335,13 @@ def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, tim
         return None
     _, theirs, jtimes = way
     d = np.hypot(ahead[:, None, 0] - theirs[None, :, 0], ahead[:, None, 1] - theirs[None, :, 1])
-    meet = (d < clear) & (np.abs(times[:, None] - jtimes[None, :]) < WINDOW)
-    rows = _any(meet, 1)  # per point of ours, whether j's body gets there in the window
-    if not _any(rows):
+    close = d < clear
+    if _first(close) < 0:
+        return None  # the ways never come that close (most calls): no times to compare
+    meet = close & (np.abs(times[:, None] - jtimes[None, :]) < WINDOW)
+    k = _first(meet)  # row-major: in the first of our points that j's body gets to in the window
+    if k < 0:
         return None
-    k = int(rows.argmax())
+    k //= meet.shape[1]
     tj = float(np.minimum.reduce(jtimes[_any(meet)]))  # when j first gets to the place we share
     return k if (tj, j.spec.id) < (float(times[k]), u.spec.id) else None
