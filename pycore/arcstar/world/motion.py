@@ -148,7 +148,8 @@ class Mover:
     @property
     def gear(self) -> int:
         """+1 forward, -1 reversing (the current segment's gear)."""
-        return self.path.segments[min(self.k, len(self.path.segments) - 1)].gear
+        segs = self.path.segments  # min(k, len(segs) - 1) written out: asked for every unit every tick
+        return segs[self.k].gear if self.k < len(segs) else segs[-1].gear
 
     def brake(self) -> None:
         """Brake to a halt where the unit is (at ``braking``), then be done (not arrived)."""
@@ -251,9 +252,11 @@ class Mover:
         ahead = stop.s - s
         if room < ahead:
             ahead = room
-        allowed = self._allowed(0.0, ahead, b, dt)
+        # _allowed(0.0, ahead, b, dt), written out: the same floats (vc * vc adds +0.0 to a
+        # positive sum; each max picks what the builtin would)
+        allowed = math.sqrt(b * b * dt * dt + 2.0 * b * (ahead if ahead >= 0.0 else 0.0)) - b * dt
         if allowed < v:
-            v = allowed
+            v = allowed if allowed > 0.0 else 0.0
         caps = self.caps
         while self._cap0 < len(caps) and caps[self._cap0][1] <= s:
             self._cap0 += 1  # behind the unit for good (s never decreases): nothing to look at

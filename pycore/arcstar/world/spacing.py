@@ -97,6 +97,9 @@ class Neighbours:
 
     def way_box(self, j: UnitState, dt: float) -> Box | None:
         """The bounding box of ``way(j, dt)`` (None: no way)."""
+        kept = self._ways.get(j.spec.id)
+        if kept is not None and kept.mover is j.mover and kept.s == kept.mover.s:
+            return kept.box  # ``_ahead``'s hit, inlined: units near each other ask for each other's box
         kept = self._ahead(j, dt)
         return None if kept is None else kept.box
 
