@@ -255,7 +255,11 @@ class _SegmentBase:
     def xyh_within(self, s: float) -> tuple[float, float, float]:
         """``pose_within(s)`` as (x, y, heading), the same floats without making a ``Pose``
         (a unit driving asks every tick)."""
-        x, y, h = self._xyh(min(max(s, 0.0), self.length))
+        if s < 0.0:  # min(max(s, 0.0), length), without the two calls
+            s = 0.0
+        elif s > self.length:
+            s = self.length
+        x, y, h = self._xyh(s)
         return x, y, (h if -math.pi < h <= math.pi else normalize_angle(h))
 
     def sample(self, step: float) -> np.ndarray:

@@ -226,13 +226,15 @@ class Local(Avoider):
         s, centres = m.s, self.centres
         here = self.at[u.spec.id]  # tile_of(u.x, u.y): placed when it last moved
         # the tiles entered within reach, up to the first entry of the last tile (entries ascend)
-        for k in range(bisect_right(enter, s), min(bisect_right(enter, s + m.reach), m.last_entry())):
+        end, last = bisect_right(enter, s + m.reach), m.last_entry()
+        for k in range(bisect_right(enter, s), end if end < last else last):  # (min and max written out)
             t = tiles[k]
             others = centres.get(t)
             if others and t != here:
                 for v in others:
                     if v is not u:
-                        return max(0.0, before[k] - s), v
+                        gap = before[k] - s
+                        return (gap if gap > 0.0 else 0.0), v
         return math.inf, None
 
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
