@@ -138,6 +138,7 @@ class Mover:
         self.reach = unit.speed ** 2 / (2.0 * unit.braking) + unit.speed + 1.0  # look-ahead (tiles)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         self._dists: list[float] | None = None
+        self._columns: tuple[np.ndarray, np.ndarray] | None = None
         self._entries: tuple[list[float], list[float], list[tuple[int, int]]] | None = None
         #: Per body width, the tiles a body covers at each of ``points()`` (None: not asked for
         #: yet), filled in as Pinter's claims ask (``methods.claim``).
@@ -185,6 +186,14 @@ class Mover:
             xys.append(np.array([[end.x, end.y]]))
             cached = self._points = (np.concatenate(dists), np.concatenate(xys))
         return cached
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """The x and the y of ``points()`` as two contiguous arrays, made once (``spacing``'s
+        checks compute on slices of them: cheaper than on a column of the (k, 2) array)."""
+        if self._columns is None:
+            xy = self.points()[1]
+            self._columns = np.ascontiguousarray(xy[:, 0]), np.ascontiguousarray(xy[:, 1])
+        return self._columns
 
     def tile_entries(self) -> tuple[list[float], list[float], list[tuple[int, int]]]:
         """Where along the path (``points()``) its centre enters each tile it passes, in order:

@@ -48,6 +48,9 @@ CELL = 4
 
 #: A unit's way ahead: distances along its path, points (k, 2), times it gets to them (s).
 Way = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: Points as two contiguous arrays, x and y: what the checks compute on (in Pyodide, arithmetic on
+#: a column of a (k, 2) array, a strided view, costs two to three times as much).
+XY = tuple[np.ndarray, np.ndarray]
 #: An axis-aligned box (x0, y0, x1, y1), tiles.
 Box = tuple[float, float, float, float]
 
@@ -92,8 +95,20 @@ class Neighbours:
             assert kept.span is not None
             j0, j1 = kept.span
             jdist, jxy = kept.mover.points(SPACING)
-            kept.way = jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - kept.s) / max(kept.v, VMIN)
+            kept.way = jdist[j0:j1 + 1], jxy[j0:j1 + 1], kept.times()
         return kept.way
+
+    def way_xy(self, j: UnitState, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """``way(j, dt)``'s points as x and y (``XY``) and its times: what the checks use."""
+        kept = self._ahead(j, dt)
+        if kept is None:
+            return None
+        if kept.xy is None:
+            assert kept.span is not None
+            j0, j1 = kept.span
+            xs, ys = kept.mover.columns()
+            kept.xy = xs[j0:j1 + 1], ys[j0:j1 + 1], kept.times()
+        return kept.xy
 
     def way_box(self, j: UnitState, dt: float) -> Box | None:
         """The bounding box of ``way(j, dt)`` (None: no way)."""
@@ -121,13 +136,23 @@ class Neighbours:
 class _Ahead:
     """A unit's way ahead as ``Neighbours`` keeps it: its mover, distance along and speed when
     made, the span of its ``points()`` it covers (None: no way), their bounding box, and
-    ``ahead_of``'s arrays once asked for."""
+    ``ahead_of``'s arrays once asked for (as a ``Way``, and as x, y and times)."""
 
-    __slots__ = ("mover", "s", "v", "span", "box", "way")
+    __slots__ = ("mover", "s", "v", "span", "box", "way", "xy", "_times")
 
     def __init__(self, mover: Mover, s: float, v: float, span: tuple[int, int] | None, box: Box | None) -> None:
         self.mover, self.s, self.v, self.span, self.box = mover, s, v, span, box
         self.way: Way | None = None
+        self.xy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._times: np.ndarray | None = None
+
+    def times(self) -> np.ndarray:
+        """When the unit gets to the points of its way (s), at its speed (``VMIN`` at least)."""
+        if self._times is None:
+            assert self.span is not None
+            j0, j1 = self.span
+            self._times = (self.mover.points(SPACING)[0][j0:j1 + 1] - self.s) / max(self.v, VMIN)
+        return self._times
 
 
 def approaching(j: UnitState, x: float, y: float) -> bool:
@@ -167,12 +192,13 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
                 others.append((j, fast, jhalf))
     if not others:
         return math.inf, None
-    dist, xy = m.points(SPACING)
+    dist = m.points(SPACING)[0]
     i0 = m.after(m.s)
     if i0 >= len(dist):
         return math.inf, None
     i1 = m.after(m.s + reach)
-    ahead = xy[i0:i1 + 1]
+    xs, ys = m.columns()
+    ahead = xs[i0:i1 + 1], ys[i0:i1 + 1]
     box = m.box(i0, i1)  # bounds(ahead), without numpy
     # The exact checks below are costly; a unit whose body (or way) stays clear of the way's
     # bounding box can take no part in them.
@@ -181,11 +207,11 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
               if fast and boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN)]
     best, who = math.inf, None
     if still:
-        best, who = standing_in_way(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff)
+        best, who = _standing(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff)
     if moving:
         times = (dist[i0:i1 + 1] - m.s) / max(m.v, VMIN)
         for j in moving:
-            at = crossing(u, j, near.way(j, dt), ahead, times, half + j.spec.width / 2.0 + MARGIN)
+            at = _crossing(u, j, near.way_xy(j, dt), ahead, times, half + j.spec.width / 2.0 + MARGIN)
             if at is not None:
                 gap = max(0.0, float(dist[i0 + at]) - m.s - SPACING)
                 if gap < best:
@@ -195,8 +221,19 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
 
 def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, dist: np.ndarray,
                     ahead: np.ndarray, standoff: bool) -> tuple[float, UnitState | None]:
-    """How far ``u`` may drive along ``ahead`` (points at distances ``dist`` along its path)
-    before its body comes too close to one of ``others`` where it stands now (``room``)."""
+    """How far ``u`` may drive along ``ahead`` (points (k, 2) at distances ``dist`` along its
+    path) before its body comes too close to one of ``others`` where it stands now (``room``)."""
+    return _standing(u, others, near, dt, dist, _xy(ahead), standoff)
+
+
+def _xy(points: np.ndarray) -> XY:
+    """Points (k, 2) as ``XY``."""
+    return np.ascontiguousarray(points[:, 0]), np.ascontiguousarray(points[:, 1])
+
+
+def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, dist: np.ndarray,
+              ahead: XY, standoff: bool) -> tuple[float, UnitState | None]:
+    """``standing_in_way`` on ``XY`` points."""
     assert u.mover is not None
     s = u.mover.s
     half = u.spec.width / 2.0
@@ -207,12 +244,12 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     px, py = np.array([j.x for j in others]), np.array([j.y for j in others])
     towards = [approaching(j, ux, uy) for j in others]
     clear = [half + j.spec.width / 2.0 + MARGIN for j in others]
-    d = np.hypot(ahead[:, 0:1] - px, ahead[:, 1:2] - py)  # (points, others)
+    d = np.hypot(ahead[0][:, None] - px, ahead[1][:, None] - py)  # (points, others)
     if standoff and any(towards):
         closest = np.minimum.reduce(d).tolist()  # per unit, the nearest the way comes to it
         for k, j in enumerate(others):
             if towards[k] and u.gives_way_to != j.spec.id and closest[k] < clear[k] + STANDOFF \
-                    and on_way(near.way(j, dt), ux, uy, clear[k]):
+                    and _on_way(near.way_xy(j, dt), ux, uy, clear[k]):
                 clear[k] += STANDOFF  # head-on: each drives through where the other stands
     now = np.hypot(px - ux, py - uy).tolist()
     # closer than clear, and closer than now (a unit may always back away), in one comparison
@@ -231,16 +268,16 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     return best, who
 
 
-def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: np.ndarray, ahead: np.ndarray,
+def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: np.ndarray, ahead: XY,
                 standoff: bool) -> tuple[float, UnitState | None]:
     """``standing_in_way`` for one other unit (most calls): the same floats, on one column."""
     assert u.mover is not None
     ux, uy, jx, jy = u.x, u.y, j.x, j.y
     towards = approaching(j, ux, uy)
     clear = u.spec.width / 2.0 + j.spec.width / 2.0 + MARGIN
-    d = np.hypot(ahead[:, 0] - jx, ahead[:, 1] - jy)
+    d = np.hypot(ahead[0] - jx, ahead[1] - jy)
     if standoff and towards and u.gives_way_to != j.spec.id and _first(d < clear + STANDOFF) >= 0 \
-            and on_way(near.way(j, dt), ux, uy, clear):  # (the way's nearest point closer than clear + STANDOFF)
+            and _on_way(near.way_xy(j, dt), ux, uy, clear):  # (the way's nearest point closer than clear + STANDOFF)
         clear += STANDOFF  # head-on: each drives through where the other stands
     now = float(np.hypot(jx - ux, jy - uy)) - 1e-9
     k = _first(d < (clear if clear <= now else now))
@@ -328,22 +365,34 @@ def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
 
 def on_way(way: Way | None, x: float, y: float, clear: float) -> bool:
     """Whether a unit's way ahead (``ahead_of``) runs within ``clear`` of the point (x, y)."""
-    return way is not None and _first(np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear) >= 0
+    return _on_way(None if way is None else (*_xy(way[1]), way[2]), x, y, clear)
+
+
+def _on_way(way: tuple[np.ndarray, np.ndarray, np.ndarray] | None, x: float, y: float, clear: float) -> bool:
+    """``on_way`` on a way as ``Neighbours.way_xy`` gives it."""
+    return way is not None and _first(np.hypot(way[0] - x, way[1] - y) < clear) >= 0
 
 
 def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, times: np.ndarray,
              clear: float) -> int | None:
+    """Where ``u`` must stop for the moving unit ``j`` (``_crossing``), ``ahead`` its points (k, 2)
+    and ``way`` j's (``ahead_of``)."""
+    return _crossing(u, j, None if way is None else (*_xy(way[1]), way[2]), _xy(ahead), times, clear)
+
+
+def _crossing(u: UnitState, j: UnitState, way: tuple[np.ndarray, np.ndarray, np.ndarray] | None, ahead: XY,
+              times: np.ndarray, clear: float) -> int | None:
     """Where ``u`` must stop for the moving unit ``j``: both bodies would be at one place within
     ``WINDOW`` seconds of each other (each at its speed), and ``j`` gets there first (ties: the
-    lower id goes first); ``way`` is j's way ahead (``ahead_of``). The index into ``ahead`` of
-    the first such point, or None."""
+    lower id goes first); ``way`` is j's way ahead (``Neighbours.way_xy``). The index into
+    ``ahead`` of the first such point, or None."""
     if math.cos(u.heading) * (j.x - u.x) + math.sin(u.heading) * (j.y - u.y) < 0.0 and \
             math.cos(u.heading - j.heading) > 0.0:
         return None  # behind us, going our way: it minds us
     if way is None:
         return None
-    _, theirs, jtimes = way
-    d = np.hypot(ahead[:, None, 0] - theirs[None, :, 0], ahead[:, None, 1] - theirs[None, :, 1])
+    jx, jy, jtimes = way
+    d = np.hypot(ahead[0][:, None] - jx, ahead[1][:, None] - jy)  # (ours, theirs)
     close = d < clear
     if _first(close) < 0:
         return None  # the ways never come that close (most calls): no times to compare
