@@ -100,6 +100,9 @@ class Neighbours:
 
     def way_xy(self, j: UnitState, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """``way(j, dt)``'s points as x and y (``XY``) and its times: what the checks use."""
+        kept = self._ways.get(j.spec.id)
+        if kept is not None and kept.xy is not None and kept.mover is j.mover and kept.s == kept.mover.s:
+            return kept.xy  # kept, as in ``way_box``
         kept = self._ahead(j, dt)
         if kept is None:
             return None
@@ -182,7 +185,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
         d = math.hypot(j.x - x, j.y - y)
         touch = fixed + jhalf + MARGIN
         jm = j.mover
-        fast = jm is not None and abs(j.speed) >= VMIN
+        fast = jm is not None and not -VMIN < j.speed < VMIN  # abs(j.speed) >= VMIN, without the call
         if d < touch + STANDOFF:
             others.append((j, fast, jhalf))
         elif fast:
@@ -283,7 +286,9 @@ def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: n
     k = _first(d < (clear if clear <= now else now))
     if k < 0:
         return math.inf, None
-    gap = max(0.0, float(dist[k]) - u.mover.s - SPACING)
+    gap = float(dist[k]) - u.mover.s - SPACING
+    if not gap > 0.0:  # max(0.0, gap), without the call (0.0 for -0.0 too)
+        gap = 0.0
     return (gap / 2.0 if towards else gap), j
 
 
