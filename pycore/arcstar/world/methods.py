@@ -254,7 +254,8 @@ class Local(Avoider):
         t = (math.floor(u.x), math.floor(u.y))  # tile_of, inlined: every moving unit every tick
         if t != self.at.get(u.spec.id):
             self._place(u, t)  # it has just moved to another tile
-        if self.group is not None and self.member(u):  # the plan orders who goes first, but a unit outside it may stand in the way
+        if self.group is not None and self.member(u):
+            # the plan orders who goes first, but a unit outside it may stand in the way
             outsider = by if by is not None and not self.member(by) else None
             waited, h = self.track(u, outsider, now), self.hold(u)
             if outsider is None:
@@ -267,7 +268,8 @@ class Local(Avoider):
             if waited >= JAM_AFTER:
                 self.jam(world, u, outsider, now)  # it joins the plan, with the units near it
             return
-        if by is not None and self.group is not None and self.member(by):  # the plan's units are not asked to make way: wait, then join
+        if by is not None and self.group is not None and self.member(by):
+            # the plan's units are not asked to make way: wait, then join
             if self.track(u, by, now) >= JAM_AFTER:
                 self.jam(world, u, by, now)
             return
