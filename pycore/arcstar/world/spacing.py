@@ -259,11 +259,14 @@ def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float
     hit = d < [c if c <= n - 1e-9 else n - 1e-9 for c, n in zip(clear, now, strict=True)]
     if _first(hit) < 0:
         return math.inf, None
-    cols = _any(hit)  # per unit, whether the way comes too close to it
     best, who = math.inf, None
-    first = hit.argmax(axis=0).tolist()
-    for col in np.flatnonzero(cols).tolist():
-        gap = max(0.0, float(dist[first[col]]) - s - SPACING)
+    first = hit.argmax(axis=0).tolist()  # per unit, the first point too close to it (0: none is)
+    for col, row in enumerate(first):
+        if not hit.item(row, col):  # the way never comes too close to it
+            continue
+        gap = float(dist[row]) - s - SPACING
+        if not gap > 0.0:  # max(0.0, gap), without the call
+            gap = 0.0
         if towards[col]:
             gap /= 2.0
         if gap < best:
