@@ -222,8 +222,12 @@ class _SegmentBase:
     heading: float
     length: float
 
-    def _pose_at(self, s: float) -> Pose:
+    def _xyh(self, s: float) -> tuple[float, float, float]:
+        """x, y and the heading (not yet wrapped) at ``s`` along, 0 <= s <= length."""
         raise NotImplementedError
+
+    def _pose_at(self, s: float) -> Pose:
+        return _pose(*self._xyh(s))
 
     def _sample_at(self, s: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -247,6 +251,16 @@ class _SegmentBase:
         """The pose at ``s`` along the segment, clamped to [0, length], without ``pose_at``'s
         checks: for a caller whose ``s`` is a float it computed (a unit driving, every tick)."""
         return self._pose_at(min(max(s, 0.0), self.length))
+
+    def xyh_within(self, s: float) -> tuple[float, float, float]:
+        """``pose_within(s)`` as (x, y, heading), the same floats without making a ``Pose``
+        (a unit driving asks every tick)."""
+        if s < 0.0:  # min(max(s, 0.0), length), without the two calls
+            s = 0.0
+        elif s > self.length:
+            s = self.length
+        x, y, h = self._xyh(s)
+        return x, y, (h if -math.pi < h <= math.pi else normalize_angle(h))
 
     def sample(self, step: float) -> np.ndarray:
         """Poses along the segment as an (n, 3) array of x, y, heading.
@@ -315,10 +329,9 @@ class Line(_SegmentBase):
     kind = "line"
     curvature = 0.0
 
-    def _pose_at(self, s: float) -> Pose:
+    def _xyh(self, s: float) -> tuple[float, float, float]:
         d = s * self.gear
-        return _pose(self.x + d * math.cos(self.heading), self.y + d * math.sin(self.heading),
-                     self.heading)
+        return self.x + d * math.cos(self.heading), self.y + d * math.sin(self.heading), self.heading
 
     def _sample_at(self, s: np.ndarray) -> np.ndarray:
         d = s * self.gear
@@ -409,12 +422,11 @@ class Arc(_SegmentBase):
         """Unsigned curvature 1 / radius."""
         return 1.0 / self.radius
 
-    def _pose_at(self, s: float) -> Pose:
+    def _xyh(self, s: float) -> tuple[float, float, float]:
         h0 = self.heading
         h = h0 + (self.sweep * (s / self.length) if self.length > 0.0 else 0.0)
         k = self.steer * self.radius
-        return _pose(self.x + k * (math.sin(h) - math.sin(h0)),
-                    self.y - k * (math.cos(h) - math.cos(h0)), h)
+        return self.x + k * (math.sin(h) - math.sin(h0)), self.y - k * (math.cos(h) - math.cos(h0)), h
 
     def _sample_at(self, s: np.ndarray) -> np.ndarray:
         h0 = self.heading

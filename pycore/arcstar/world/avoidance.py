@@ -159,6 +159,11 @@ class Avoider:
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
         """Called every tick for a moving unit: ``by`` holds it (None: it moves freely)."""
+        if by is None:  # ``track(u, None, now)`` (most calls): a unit never held needs no ``Hold``
+            h = self.holds.get(u.spec.id)
+            if h is not None:
+                h.since, h.by = None, None
+            return
         waited, h = self.track(u, by, now), self.hold(u)
         if by is not None and waited >= HOLD_REPLAN and now >= h.quiet_until:
             h.quiet_until = now + COOLDOWN

@@ -142,10 +142,15 @@ class Local(Avoider):
         super().__init__()
         self.group: Cooperative | None = None
         self._next = 0.0
+        #: the units by the tile under their centre, each tile's in the world's order when a tick
+        #: starts (``tile_room``), and each unit's tile; kept from tick to tick (``before``)
         self.centres: dict[Tile, list[UnitState]] = {}
         self.at: dict[str, Tile] = {}
         self._anchors: dict[str, tuple[float, float, float]] = {}  # the watchdog's: where and when
         self._watched = -math.inf
+        self._placed = False  # False: units came or went, place them all afresh
+        self._rank: dict[str, int] = {}  # each unit's place in the world's order
+        self._entered: list[Tile] = []  # the tiles units entered this tick
 
     def due(self, now: float) -> bool:
         """Whether a look round is due (every ``CHECK_EVERY`` seconds)."""
@@ -161,10 +166,12 @@ class Local(Avoider):
     def look(self, world: World, now: float) -> None:
         """The method's own look round, before the units move."""
 
+    def changed(self, world: World) -> None:
+        super().changed(world)
+        self._placed = False
+
     def before(self, world: World, now: float) -> None:
-        self.centres, self.at = {}, {}
-        for u in world.units:
-            self._place(u)
+        self._place_all(world)
         self.look(world, now)
         if now + 1e-9 >= self._watched + CHECK_EVERY:
             self._watched = now
@@ -199,14 +206,34 @@ class Local(Avoider):
             if by is not None and d <= JAM_RADIUS:
                 self.jam(world, u, by, now)
 
-    def _place(self, u: UnitState) -> None:
-        """Note the tile under ``u``'s centre (units move one after another in a tick)."""
-        t, old = tile_of(u.x, u.y), self.at.get(u.spec.id)
+    def _place_all(self, world: World) -> None:
+        """``centres`` and ``at`` as the tick starts. Units move only in their own turn, and each
+        is placed (``held``) when it has moved, so the centres need no placing afresh each tick
+        (100 units: a tenth of the tick's calls) unless units came or went (``changed``). Only
+        the order in a tile a unit entered can differ from the world's: it is put back (who is
+        named as holding a unit in ``tile_room`` is the first in its tile's list)."""
+        if not self._placed:
+            self.centres, self.at, self._entered = {}, {}, []
+            self._rank = {u.spec.id: k for k, u in enumerate(world.units)}
+            for u in world.units:
+                self._place(u, tile_of(u.x, u.y))
+            self._placed = True
+            return
+        for t in self._entered:
+            others = self.centres[t]
+            if len(others) > 1:
+                others.sort(key=lambda v: self._rank[v.spec.id])
+        self._entered.clear()
+
+    def _place(self, u: UnitState, t: Tile) -> None:
+        """Note that ``u``'s centre is on tile ``t`` (units move one after another in a tick)."""
+        old = self.at.get(u.spec.id)
         if t == old:
             return
         if old is not None:
             self.centres[old].remove(u)
         self.centres.setdefault(t, []).append(u)
+        self._entered.append(t)
         self.at[u.spec.id] = t
 
     def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
@@ -227,15 +254,17 @@ class Local(Avoider):
         if not tiles:
             return math.inf, None
         s, centres = m.s, self.centres
-        here = tile_of(u.x, u.y)
+        here = self.at[u.spec.id]  # tile_of(u.x, u.y): placed when it last moved
         # the tiles entered within reach, up to the first entry of the last tile (entries ascend)
-        for k in range(bisect_right(enter, s), min(bisect_right(enter, s + m.reach), m.last_entry())):
+        end, last = bisect_right(enter, s + m.reach), m.last_entry()
+        for k in range(bisect_right(enter, s), end if end < last else last):  # (min and max written out)
             t = tiles[k]
             others = centres.get(t)
             if others and t != here:
                 for v in others:
                     if v is not u:
-                        return max(0.0, before[k] - s), v
+                        gap = before[k] - s
+                        return (gap if gap > 0.0 else 0.0), v
         return math.inf, None
 
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
@@ -252,8 +281,11 @@ class Local(Avoider):
         return not self.member(u)
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
-        self._place(u)  # it has just moved
-        if self.member(u):  # the plan orders who goes first, but a unit outside it may stand in the way
+        t = (math.floor(u.x), math.floor(u.y))  # tile_of, inlined: every moving unit every tick
+        if t != self.at.get(u.spec.id):
+            self._place(u, t)  # it has just moved to another tile
+        if self.group is not None and self.member(u):
+            # the plan orders who goes first, but a unit outside it may stand in the way
             outsider = by if by is not None and not self.member(by) else None
             waited, h = self.track(u, outsider, now), self.hold(u)
             if outsider is None:
@@ -266,7 +298,8 @@ class Local(Avoider):
             if waited >= JAM_AFTER:
                 self.jam(world, u, outsider, now)  # it joins the plan, with the units near it
             return
-        if by is not None and self.member(by):  # the plan's units are not asked to make way: wait, then join
+        if by is not None and self.group is not None and self.member(by):
+            # the plan's units are not asked to make way: wait, then join
             if self.track(u, by, now) >= JAM_AFTER:
                 self.jam(world, u, by, now)
             return

@@ -138,6 +138,7 @@ class Mover:
         self.reach = unit.speed ** 2 / (2.0 * unit.braking) + unit.speed + 1.0  # look-ahead (tiles)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         self._dists: list[float] | None = None
+        self._columns: tuple[np.ndarray, np.ndarray] | None = None
         self._entries: tuple[list[float], list[float], list[tuple[int, int]]] | None = None
         #: Per body width, the tiles a body covers at each of ``points()`` (None: not asked for
         #: yet), filled in as Pinter's claims ask (``methods.claim``).
@@ -148,7 +149,8 @@ class Mover:
     @property
     def gear(self) -> int:
         """+1 forward, -1 reversing (the current segment's gear)."""
-        return self.path.segments[min(self.k, len(self.path.segments) - 1)].gear
+        segs = self.path.segments  # min(k, len(segs) - 1) written out: asked for every unit every tick
+        return segs[self.k].gear if self.k < len(segs) else segs[-1].gear
 
     def brake(self) -> None:
         """Brake to a halt where the unit is (at ``braking``), then be done (not arrived)."""
@@ -185,6 +187,14 @@ class Mover:
             cached = self._points = (np.concatenate(dists), np.concatenate(xys))
         return cached
 
+    def columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """The x and the y of ``points()`` as two contiguous arrays, made once (``spacing``'s
+        checks compute on slices of them: cheaper than on a column of the (k, 2) array)."""
+        if self._columns is None:
+            xy = self.points()[1]
+            self._columns = np.ascontiguousarray(xy[:, 0]), np.ascontiguousarray(xy[:, 1])
+        return self._columns
+
     def tile_entries(self) -> tuple[list[float], list[float], list[tuple[int, int]]]:
         """Where along the path (``points()``) its centre enters each tile it passes, in order:
         the distance of the first point in the tile, of the last point before it, and the tile;
@@ -217,7 +227,8 @@ class Mover:
             xy = self.points()[1]
             kept = self._turns = (xy[:, 0].tolist(), xy[:, 1].tolist(), _turns(xy[:, 0]), _turns(xy[:, 1]))
         xs, ys, tx, ty = kept
-        i1 = min(i1, len(xs) - 1)
+        if i1 >= len(xs):
+            i1 = len(xs) - 1
         x0, x1 = _extent(xs, tx, i0, i1)
         y0, y1 = _extent(ys, ty, i0, i1)
         return x0, y0, x1, y1
@@ -251,9 +262,11 @@ class Mover:
         ahead = stop.s - s
         if room < ahead:
             ahead = room
-        allowed = self._allowed(0.0, ahead, b, dt)
+        # _allowed(0.0, ahead, b, dt), written out: the same floats (vc * vc adds +0.0 to a
+        # positive sum; each max picks what the builtin would)
+        allowed = math.sqrt(b * b * dt * dt + 2.0 * b * (ahead if ahead >= 0.0 else 0.0)) - b * dt
         if allowed < v:
-            v = allowed
+            v = allowed if allowed > 0.0 else 0.0
         caps = self.caps
         while self._cap0 < len(caps) and caps[self._cap0][1] <= s:
             self._cap0 += 1  # behind the unit for good (s never decreases): nothing to look at
@@ -312,17 +325,19 @@ class Mover:
                 self.done = self.arrived = True
         elif self.braking and v == 0.0:
             self.done = True
-        self.s, self.v = min(s, stop.s), v
+        self.s, self.v = (stop.s if stop.s < s else s), v  # min(s, stop.s)
         self._place()
 
     def _place(self) -> None:
         """Position and heading from the path at ``s`` on the current segment."""
         segs, ends, s, k = self.path.segments, self.ends, self.s, self.k
-        last = min(self.stops[0].segment if self.stops else len(segs), len(segs)) - 1
+        # min and max written out here and in box (each a call costing more than the rest of the
+        # line in Pyodide; the same value as the builtin): every moving unit every tick
+        last = self.stops[0].segment if self.stops else len(segs)
+        last = (last if last < len(segs) else len(segs)) - 1
         while k < last and s > ends[k]:
             k += 1
         self.k = k
         seg = segs[k]
         start = ends[k] - seg.length
-        pose = seg.pose_within(s - start)
-        self.x, self.y, self.heading = pose.x, pose.y, pose.heading
+        self.x, self.y, self.heading = seg.xyh_within(s - start)

@@ -48,6 +48,9 @@ CELL = 4
 
 #: A unit's way ahead: distances along its path, points (k, 2), times it gets to them (s).
 Way = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: Points as two contiguous arrays, x and y: what the checks compute on (in Pyodide, arithmetic on
+#: a column of a (k, 2) array, a strided view, costs two to three times as much).
+XY = tuple[np.ndarray, np.ndarray]
 #: An axis-aligned box (x0, y0, x1, y1), tiles.
 Box = tuple[float, float, float, float]
 
@@ -92,11 +95,29 @@ class Neighbours:
             assert kept.span is not None
             j0, j1 = kept.span
             jdist, jxy = kept.mover.points(SPACING)
-            kept.way = jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - kept.s) / max(kept.v, VMIN)
+            kept.way = jdist[j0:j1 + 1], jxy[j0:j1 + 1], kept.times()
         return kept.way
+
+    def way_xy(self, j: UnitState, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """``way(j, dt)``'s points as x and y (``XY``) and its times: what the checks use."""
+        kept = self._ways.get(j.spec.id)
+        if kept is not None and kept.xy is not None and kept.mover is j.mover and kept.s == kept.mover.s:
+            return kept.xy  # kept, as in ``way_box``
+        kept = self._ahead(j, dt)
+        if kept is None:
+            return None
+        if kept.xy is None:
+            assert kept.span is not None
+            j0, j1 = kept.span
+            xs, ys = kept.mover.columns()
+            kept.xy = xs[j0:j1 + 1], ys[j0:j1 + 1], kept.times()
+        return kept.xy
 
     def way_box(self, j: UnitState, dt: float) -> Box | None:
         """The bounding box of ``way(j, dt)`` (None: no way)."""
+        kept = self._ways.get(j.spec.id)
+        if kept is not None and kept.mover is j.mover and kept.s == kept.mover.s:
+            return kept.box  # ``_ahead``'s hit, inlined: units near each other ask for each other's box
         kept = self._ahead(j, dt)
         return None if kept is None else kept.box
 
@@ -118,13 +139,23 @@ class Neighbours:
 class _Ahead:
     """A unit's way ahead as ``Neighbours`` keeps it: its mover, distance along and speed when
     made, the span of its ``points()`` it covers (None: no way), their bounding box, and
-    ``ahead_of``'s arrays once asked for."""
+    ``ahead_of``'s arrays once asked for (as a ``Way``, and as x, y and times)."""
 
-    __slots__ = ("mover", "s", "v", "span", "box", "way")
+    __slots__ = ("mover", "s", "v", "span", "box", "way", "xy", "_times")
 
     def __init__(self, mover: Mover, s: float, v: float, span: tuple[int, int] | None, box: Box | None) -> None:
         self.mover, self.s, self.v, self.span, self.box = mover, s, v, span, box
         self.way: Way | None = None
+        self.xy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._times: np.ndarray | None = None
+
+    def times(self) -> np.ndarray:
+        """When the unit gets to the points of its way (s), at its speed (``VMIN`` at least)."""
+        if self._times is None:
+            assert self.span is not None
+            j0, j1 = self.span
+            self._times = (self.mover.points(SPACING)[0][j0:j1 + 1] - self.s) / max(self.v, VMIN)
+        return self._times
 
 
 def approaching(j: UnitState, x: float, y: float) -> bool:
@@ -154,7 +185,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
         d = math.hypot(j.x - x, j.y - y)
         touch = fixed + jhalf + MARGIN
         jm = j.mover
-        fast = jm is not None and abs(j.speed) >= VMIN
+        fast = jm is not None and not -VMIN < j.speed < VMIN  # abs(j.speed) >= VMIN, without the call
         if d < touch + STANDOFF:
             others.append((j, fast, jhalf))
         elif fast:
@@ -164,12 +195,13 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
                 others.append((j, fast, jhalf))
     if not others:
         return math.inf, None
-    dist, xy = m.points(SPACING)
+    dist = m.points(SPACING)[0]
     i0 = m.after(m.s)
     if i0 >= len(dist):
         return math.inf, None
     i1 = m.after(m.s + reach)
-    ahead = xy[i0:i1 + 1]
+    xs, ys = m.columns()
+    ahead = xs[i0:i1 + 1], ys[i0:i1 + 1]
     box = m.box(i0, i1)  # bounds(ahead), without numpy
     # The exact checks below are costly; a unit whose body (or way) stays clear of the way's
     # bounding box can take no part in them.
@@ -178,11 +210,11 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
               if fast and boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN)]
     best, who = math.inf, None
     if still:
-        best, who = standing_in_way(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff)
+        best, who = _standing(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff)
     if moving:
         times = (dist[i0:i1 + 1] - m.s) / max(m.v, VMIN)
         for j in moving:
-            at = crossing(u, j, near.way(j, dt), ahead, times, half + j.spec.width / 2.0 + MARGIN)
+            at = _crossing(u, j, near.way_xy(j, dt), ahead, times, half + j.spec.width / 2.0 + MARGIN)
             if at is not None:
                 gap = max(0.0, float(dist[i0 + at]) - m.s - SPACING)
                 if gap < best:
@@ -192,8 +224,19 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
 
 def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, dist: np.ndarray,
                     ahead: np.ndarray, standoff: bool) -> tuple[float, UnitState | None]:
-    """How far ``u`` may drive along ``ahead`` (points at distances ``dist`` along its path)
-    before its body comes too close to one of ``others`` where it stands now (``room``)."""
+    """How far ``u`` may drive along ``ahead`` (points (k, 2) at distances ``dist`` along its
+    path) before its body comes too close to one of ``others`` where it stands now (``room``)."""
+    return _standing(u, others, near, dt, dist, _xy(ahead), standoff)
+
+
+def _xy(points: np.ndarray) -> XY:
+    """Points (k, 2) as ``XY``."""
+    return np.ascontiguousarray(points[:, 0]), np.ascontiguousarray(points[:, 1])
+
+
+def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, dist: np.ndarray,
+              ahead: XY, standoff: bool) -> tuple[float, UnitState | None]:
+    """``standing_in_way`` on ``XY`` points."""
     assert u.mover is not None
     s = u.mover.s
     half = u.spec.width / 2.0
@@ -204,23 +247,26 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     px, py = np.array([j.x for j in others]), np.array([j.y for j in others])
     towards = [approaching(j, ux, uy) for j in others]
     clear = [half + j.spec.width / 2.0 + MARGIN for j in others]
-    d = np.hypot(ahead[:, 0:1] - px, ahead[:, 1:2] - py)  # (points, others)
+    d = np.hypot(ahead[0][:, None] - px, ahead[1][:, None] - py)  # (points, others)
     if standoff and any(towards):
         closest = np.minimum.reduce(d).tolist()  # per unit, the nearest the way comes to it
         for k, j in enumerate(others):
             if towards[k] and u.gives_way_to != j.spec.id and closest[k] < clear[k] + STANDOFF \
-                    and on_way(near.way(j, dt), ux, uy, clear[k]):
+                    and _on_way(near.way_xy(j, dt), ux, uy, clear[k]):
                 clear[k] += STANDOFF  # head-on: each drives through where the other stands
     now = np.hypot(px - ux, py - uy).tolist()
     # closer than clear, and closer than now (a unit may always back away), in one comparison
     hit = d < [c if c <= n - 1e-9 else n - 1e-9 for c, n in zip(clear, now, strict=True)]
-    cols = _any(hit)  # per unit, whether the way comes too close to it
-    if not _any(cols):
+    if _first(hit) < 0:
         return math.inf, None
     best, who = math.inf, None
-    first = hit.argmax(axis=0).tolist()
-    for col in np.flatnonzero(cols).tolist():
-        gap = max(0.0, float(dist[first[col]]) - s - SPACING)
+    first = hit.argmax(axis=0).tolist()  # per unit, the first point too close to it (0: none is)
+    for col, row in enumerate(first):
+        if not hit.item(row, col):  # the way never comes too close to it
+            continue
+        gap = float(dist[row]) - s - SPACING
+        if not gap > 0.0:  # max(0.0, gap), without the call
+            gap = 0.0
         if towards[col]:
             gap /= 2.0
         if gap < best:
@@ -228,22 +274,24 @@ def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt:
     return best, who
 
 
-def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: np.ndarray, ahead: np.ndarray,
+def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: np.ndarray, ahead: XY,
                 standoff: bool) -> tuple[float, UnitState | None]:
     """``standing_in_way`` for one other unit (most calls): the same floats, on one column."""
     assert u.mover is not None
     ux, uy, jx, jy = u.x, u.y, j.x, j.y
     towards = approaching(j, ux, uy)
     clear = u.spec.width / 2.0 + j.spec.width / 2.0 + MARGIN
-    d = np.hypot(ahead[:, 0] - jx, ahead[:, 1] - jy)
-    if standoff and towards and u.gives_way_to != j.spec.id and float(np.minimum.reduce(d)) < clear + STANDOFF \
-            and on_way(near.way(j, dt), ux, uy, clear):
+    d = np.hypot(ahead[0] - jx, ahead[1] - jy)
+    if standoff and towards and u.gives_way_to != j.spec.id and _first(d < clear + STANDOFF) >= 0 \
+            and _on_way(near.way_xy(j, dt), ux, uy, clear):  # (the way's nearest point closer than clear + STANDOFF)
         clear += STANDOFF  # head-on: each drives through where the other stands
     now = float(np.hypot(jx - ux, jy - uy)) - 1e-9
-    hit = d < (clear if clear <= now else now)
-    if not _any(hit):
+    k = _first(d < (clear if clear <= now else now))
+    if k < 0:
         return math.inf, None
-    gap = max(0.0, float(dist[int(hit.argmax())]) - u.mover.s - SPACING)
+    gap = float(dist[k]) - u.mover.s - SPACING
+    if not gap > 0.0:  # max(0.0, gap), without the call (0.0 for -0.0 too)
+        gap = 0.0
     return (gap / 2.0 if towards else gap), j
 
 
@@ -251,6 +299,14 @@ def _any(a: np.ndarray, axis: int = 0) -> np.ndarray:
     """``a.any(axis)`` by the ufunc's own reduce (``any()`` adds a Python wrapper that costs more
     than the reduction of a few values)."""
     return np.logical_or.reduce(a, axis=axis)
+
+
+def _first(a: np.ndarray) -> int:
+    """The flat index of the first True in the bool array ``a``, -1 if none: ``argmax`` and a
+    look at what it found. Whether any is True, for a fraction of a reduction's cost (a third in
+    Pyodide), and where, too; most checks find none."""
+    k = int(a.argmax())
+    return k if a.item(k) else -1
 
 
 def bounds(points: np.ndarray) -> Box:
@@ -262,14 +318,20 @@ def bounds(points: np.ndarray) -> Box:
 
 def off_box(box: Box, x: float, y: float) -> float:
     """How far the point (x, y) lies outside ``box`` (0 inside)."""
-    return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
+    # max(box[0] - x, 0.0, x - box[2]) per axis, written out (at most one side is positive; the
+    # builtin's call costs more than the rest in Pyodide, and this runs for every unit near a way)
+    dx = box[0] - x if x < box[0] else (x - box[2] if x > box[2] else 0.0)
+    dy = box[1] - y if y < box[1] else (y - box[3] if y > box[3] else 0.0)
+    return math.hypot(dx, dy)
 
 
 def boxes_near(a: Box, b: Box | None, gap: float) -> bool:
     """Whether boxes ``a`` and ``b`` (None: no box) come within ``gap`` of each other."""
     if b is None:
         return False
-    return math.hypot(max(b[0] - a[2], 0.0, a[0] - b[2]), max(b[1] - a[3], 0.0, a[1] - b[3])) < gap
+    dx = b[0] - a[2] if b[0] > a[2] else (a[0] - b[2] if a[0] > b[2] else 0.0)  # max(.., 0.0, ..): off_box
+    dy = b[1] - a[3] if b[1] > a[3] else (a[1] - b[3] if a[1] > b[3] else 0.0)
+    return math.hypot(dx, dy) < gap
 
 
 def reach_of(j: UnitState, dt: float) -> float:
@@ -311,26 +373,41 @@ def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
 
 def on_way(way: Way | None, x: float, y: float, clear: float) -> bool:
     """Whether a unit's way ahead (``ahead_of``) runs within ``clear`` of the point (x, y)."""
-    return way is not None and bool(_any(np.hypot(way[1][:, 0] - x, way[1][:, 1] - y) < clear))
+    return _on_way(None if way is None else (*_xy(way[1]), way[2]), x, y, clear)
+
+
+def _on_way(way: tuple[np.ndarray, np.ndarray, np.ndarray] | None, x: float, y: float, clear: float) -> bool:
+    """``on_way`` on a way as ``Neighbours.way_xy`` gives it."""
+    return way is not None and _first(np.hypot(way[0] - x, way[1] - y) < clear) >= 0
 
 
 def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, times: np.ndarray,
              clear: float) -> int | None:
+    """Where ``u`` must stop for the moving unit ``j`` (``_crossing``), ``ahead`` its points (k, 2)
+    and ``way`` j's (``ahead_of``)."""
+    return _crossing(u, j, None if way is None else (*_xy(way[1]), way[2]), _xy(ahead), times, clear)
+
+
+def _crossing(u: UnitState, j: UnitState, way: tuple[np.ndarray, np.ndarray, np.ndarray] | None, ahead: XY,
+              times: np.ndarray, clear: float) -> int | None:
     """Where ``u`` must stop for the moving unit ``j``: both bodies would be at one place within
     ``WINDOW`` seconds of each other (each at its speed), and ``j`` gets there first (ties: the
-    lower id goes first); ``way`` is j's way ahead (``ahead_of``). The index into ``ahead`` of
-    the first such point, or None."""
+    lower id goes first); ``way`` is j's way ahead (``Neighbours.way_xy``). The index into
+    ``ahead`` of the first such point, or None."""
     if math.cos(u.heading) * (j.x - u.x) + math.sin(u.heading) * (j.y - u.y) < 0.0 and \
             math.cos(u.heading - j.heading) > 0.0:
         return None  # behind us, going our way: it minds us
     if way is None:
         return None
-    _, theirs, jtimes = way
-    d = np.hypot(ahead[:, None, 0] - theirs[None, :, 0], ahead[:, None, 1] - theirs[None, :, 1])
-    meet = (d < clear) & (np.abs(times[:, None] - jtimes[None, :]) < WINDOW)
-    rows = _any(meet, 1)  # per point of ours, whether j's body gets there in the window
-    if not _any(rows):
+    jx, jy, jtimes = way
+    d = np.hypot(ahead[0][:, None] - jx, ahead[1][:, None] - jy)  # (ours, theirs)
+    close = d < clear
+    if _first(close) < 0:
+        return None  # the ways never come that close (most calls): no times to compare
+    meet = close & (np.abs(times[:, None] - jtimes[None, :]) < WINDOW)
+    k = _first(meet)  # row-major: in the first of our points that j's body gets to in the window
+    if k < 0:
         return None
-    k = int(rows.argmax())
+    k //= meet.shape[1]
     tj = float(np.minimum.reduce(jtimes[_any(meet)]))  # when j first gets to the place we share
     return k if (tj, j.spec.id) < (float(times[k]), u.spec.id) else None

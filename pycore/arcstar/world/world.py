@@ -131,7 +131,8 @@ class World:
         self.avoider.before(self, now)
         near = Neighbours(self.units) if self.avoidance is not Avoidance.NONE else None
         for u in self.units:
-            self._orders(u, now)
+            if u.timed or u.mover is None:  # else _orders has nothing to do (most units, most ticks)
+                self._orders(u, now)
             self._move(u, now, near)
         self.ticks += 1
         if self.record:
