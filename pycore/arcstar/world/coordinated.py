@@ -115,12 +115,12 @@ def _start_beside(world: World, u: UnitState, taken: set[Tile]) -> Tile | None:
     return None if best is None else best[1]
 
 
-def _passes_bodies(world: World, u: UnitState, start: tuple[float, float], end: tuple[float, float],
-                   margin: float) -> bool:
-    """Whether ``u`` driving straight from ``start`` to ``end`` keeps its body at least ``margin``
-    off every other body where it stands."""
+def _clearance(world: World, u: UnitState, start: tuple[float, float], end: tuple[float, float]) -> float:
+    """How far ``u``'s body keeps off the nearest other body (where it stands) driving straight
+    from ``start`` to ``end`` (tiles; below 0: they would overlap)."""
     (ax, ay), (cx, cy) = start, end
     length = math.hypot(cx - ax, cy - ay)
+    least = math.inf
     for v in world.units:
         if v is u:
             continue
@@ -128,9 +128,15 @@ def _passes_bodies(world: World, u: UnitState, start: tuple[float, float], end: 
         f = 0.0 if length == 0 else max(0.0, min(1.0, ((v.x - ax) * (cx - ax) + (v.y - ay) * (cy - ay))
                                                  / (length * length)))
         px, py = ax + f * (cx - ax), ay + f * (cy - ay)
-        if math.hypot(v.x - px, v.y - py) < (u.spec.width + v.spec.width) / 2.0 + margin:
-            return False
-    return True
+        least = min(least, math.hypot(v.x - px, v.y - py) - (u.spec.width + v.spec.width) / 2.0)
+    return least
+
+
+def _passes_bodies(world: World, u: UnitState, start: tuple[float, float], end: tuple[float, float],
+                   margin: float) -> bool:
+    """Whether ``u`` driving straight from ``start`` to ``end`` keeps its body at least ``margin``
+    off every other body where it stands."""
+    return _clearance(world, u, start, end) >= margin
 
 
 @dataclass
@@ -288,9 +294,10 @@ class Cooperative(Avoider):
         likely close by is across it), then along that edge: a straight line could pass closer
         to that neighbour first, and two such units would each wait for the other. Where that
         would brush a wall, the other way round, or straight; where every way would, it stays. Of
-        those, the first that passes every body where it stands is taken (two bodies settling side
-        by side, each by a way past where the other stands, would hold each other to the end of
-        the settling time), else the first."""
+        those, the first that passes every body where it stands by ``MARGIN`` is taken, else the
+        one that keeps furthest off them (two bodies settling side by side, each by a way past
+        where the other stands, would hold each other to the end of the settling time; by the
+        ways furthest off, one gets by once the other has moved)."""
         here, end = (u.x, u.y), (centre[0], centre[1])
         if math.hypot(end[0] - here[0], end[1] - here[1]) <= 1e-9:
             return Route(None)
@@ -301,10 +308,10 @@ class Cooperative(Avoider):
             points = [p for i, p in enumerate(way) if i == 0 or math.dist(p, way[i - 1]) > 1e-9]
             legs = list(zip(points, points[1:]))
             if all(swept_line_clear(world.map, a, b, u.spec.width) for a, b in legs):
-                ways.append((not all(_passes_bodies(world, u, a, b, MARGIN) for a, b in legs), points))
+                ways.append((min(MARGIN, min(_clearance(world, u, a, b) for a, b in legs)), points))
         if not ways:
             return Route(None)
-        points = min(ways, key=lambda e: e[0])[1]  # the first past every body, else the first
+        points = max(ways, key=lambda e: e[0])[1]  # the first past every body, else the furthest off (ties: first)
         segs = Path.from_waypoints(points)
         return route_from(PlanResult(Status.FOUND, segments=segs), Pose(u.x, u.y, u.heading), centre)
 
