@@ -191,11 +191,8 @@ class Local(Avoider):
         nearest it."""
         for u in world.units:
             a = self._anchors.get(u.spec.id)
-            h = self.hold(u)
-            # giving way to a unit by a refuge, or waiting for one that does: the refuge's own patience
-            refuge = u.gives_way_to is not None or (h.by is not None and self.patience(u, world.unit(h.by)) > JAM_AFTER)
-            if not u.busy or self.member(u) or refuge or a is None or \
-                    math.hypot(u.x - a[0], u.y - a[1]) > UNSTUCK_MOVE:
+            if a is None or not u.busy or self.member(u) or math.hypot(u.x - a[0], u.y - a[1]) > UNSTUCK_MOVE \
+                    or self._by_refuge(world, u):
                 self._anchors[u.spec.id] = (u.x, u.y, now)
                 continue
             if now - a[2] < UNSTUCK_AFTER:
@@ -205,6 +202,13 @@ class Local(Avoider):
                         key=lambda e: e[0], default=(math.inf, None))
             if by is not None and d <= JAM_RADIUS:
                 self.jam(world, u, by, now)
+
+    def _by_refuge(self, world: World, u: UnitState) -> bool:
+        """Whether ``u`` gives way to a unit by a refuge, or waits for one that does (the refuge's
+        own patience holds, not the watchdog's)."""
+        h = self.holds.get(u.spec.id)
+        return u.gives_way_to is not None or (h is not None and h.by is not None
+                                              and self.patience(u, world.unit(h.by)) > JAM_AFTER)
 
     def _place_all(self, world: World) -> None:
         """``centres`` and ``at`` as the tick starts. Units move only in their own turn, and each

@@ -108,10 +108,9 @@ class UnitSpec:
             v = check_number(getattr(self, name), name, MIN_SIZE)
             if v > 64:
                 raise BadInput(f"{name} must be at most 64 tiles, got {v:g}", name)
-        if self.turn_rate is None:
-            speed, radius = check_number(self.speed, "speed", 0.0, strict=True), self.radius
-            object.__setattr__(self, "turn_rate", min(MAX_PIVOT, speed / radius))
         for name in ("speed", "acceleration", "braking", "turn_rate"):
+            if name == "turn_rate" and self.turn_rate is None:  # speed and radius are checked by now
+                object.__setattr__(self, "turn_rate", min(MAX_PIVOT, self.speed / self.radius))
             v = check_number(getattr(self, name), name, 0.0, strict=True)
             if v > MAX_RATE:
                 raise BadInput(f"{name} must be at most {MAX_RATE:g}, got {v:g}", name)
