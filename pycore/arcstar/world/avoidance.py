@@ -31,7 +31,7 @@ import numpy as np
 from ..maps.tilemap import WALL, TileMap
 from .events import EventKind
 from .orders import Order, OrderKind, Point, Route, tile_of
-from .spacing import HEAD_ON
+from .spacing import HEAD_ON, MARGIN
 
 if TYPE_CHECKING:
     from .state import Host as World
@@ -145,6 +145,10 @@ class Avoider:
     def keeps_standoff(self, u: UnitState) -> bool:
         """Whether ``u`` keeps ``spacing.STANDOFF`` from units driving at it."""
         return self.standoff
+
+    def margin(self, u: UnitState) -> float:
+        """The space (tiles) ``u`` keeps from standing bodies beyond touching them."""
+        return MARGIN
 
     def track(self, u: UnitState, by: UnitState | None, now: float) -> float:
         """Note that ``by`` holds ``u`` now (None: nobody does); how long (s) it has held it

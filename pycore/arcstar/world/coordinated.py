@@ -115,28 +115,72 @@ def _start_beside(world: World, u: UnitState, taken: set[Tile]) -> Tile | None:
     return None if best is None else best[1]
 
 
-def _clearance(world: World, u: UnitState, start: tuple[float, float], end: tuple[float, float]) -> float:
+def _clearance(world: World, u: UnitState, start: tuple[float, float], end: tuple[float, float],
+               others: list[UnitState] | None = None) -> float:
     """How far ``u``'s body keeps off the nearest other body (where it stands) driving straight
     from ``start`` to ``end`` (tiles; below 0: they would overlap)."""
+    return min((_clearance_to(v, u, start, end) for v in (world.units if others is None else others) if v is not u),
+               default=math.inf)
+
+
+def _clearance_to(v: UnitState, u: UnitState, start: tuple[float, float], end: tuple[float, float]) -> float:
+    """How far ``u``'s body keeps off ``v``'s (where it stands) driving straight from ``start``
+    to ``end`` (tiles; below 0: they would overlap)."""
     (ax, ay), (cx, cy) = start, end
-    length = math.hypot(cx - ax, cy - ay)
-    least = math.inf
-    for v in world.units:
-        if v is u:
-            continue
-        # the closest point of the segment to v's centre
-        f = 0.0 if length == 0 else max(0.0, min(1.0, ((v.x - ax) * (cx - ax) + (v.y - ay) * (cy - ay))
-                                                 / (length * length)))
-        px, py = ax + f * (cx - ax), ay + f * (cy - ay)
-        least = min(least, math.hypot(v.x - px, v.y - py) - (u.spec.width + v.spec.width) / 2.0)
-    return least
+    length2 = (cx - ax) ** 2 + (cy - ay) ** 2
+    # the closest point of the segment to v's centre
+    f = 0.0 if length2 == 0 else max(0.0, min(1.0, ((v.x - ax) * (cx - ax) + (v.y - ay) * (cy - ay)) / length2))
+    px, py = ax + f * (cx - ax), ay + f * (cy - ay)
+    return math.hypot(v.x - px, v.y - py) - (u.spec.width + v.spec.width) / 2.0
 
 
 def _passes_bodies(world: World, u: UnitState, start: tuple[float, float], end: tuple[float, float],
                    margin: float) -> bool:
     """Whether ``u`` driving straight from ``start`` to ``end`` keeps its body at least ``margin``
-    off every other body where it stands."""
-    return _clearance(world, u, start, end) >= margin
+    off every other body where it stands, or, nearer one than that at ``start``, draws away from it
+    (a body pressed against another may always leave it: held there, both stood for good)."""
+    (ax, ay), (cx, cy) = start, end
+    if _clearance(world, u, start, end) >= margin:
+        return True
+    dx, dy = cx - ax, cy - ay
+    for v in world.units:
+        if v is u:
+            continue
+        touch = (u.spec.width + v.spec.width) / 2.0 + margin
+        if math.hypot(v.x - ax, v.y - ay) < touch:  # near it already: it may only draw away
+            if (v.x - ax) * dx + (v.y - ay) * dy > 0.0:
+                return False
+        elif _clearance_to(v, u, start, end) < margin:
+            return False
+    return True
+
+
+def _ways_to(world: World, u: UnitState, end: tuple[float, float], others: list[UnitState] | None = None
+             ) -> list[tuple[float, list[tuple[float, float]]]]:
+    """``u``'s ways to ``end`` within its tile (away from the nearer tile edge first, then along
+    it; the other way round; straight) that brush no wall, each with how far it keeps off the
+    bodies where they stand (``others``, or every other unit; at most ``MARGIN``: past them all
+    counts the same)."""
+    here = (u.x, u.y)
+    across, along = (here[0], end[1]), (end[0], here[1])  # the two corners
+    first, second = (across, along) if abs(here[1] - end[1]) >= abs(here[0] - end[0]) else (along, across)
+    ways = []
+    for way in ([here, first, end], [here, second, end], [here, end]):
+        points = [p for i, p in enumerate(way) if i == 0 or math.dist(p, way[i - 1]) > 1e-9]
+        legs = list(zip(points, points[1:]))
+        if all(swept_line_clear(world.map, a, b, u.spec.width) for a, b in legs):
+            ways.append((min([MARGIN] + [_clearance(world, u, a, b, others) for a, b in legs]), points))
+    return ways
+
+
+def _reaches_centre(world: World, u: UnitState, tile: Tile) -> bool:
+    """Whether ``u`` can get to ``tile``'s centre past the bodies where they stand (but those
+    in that tile: of two on one tile, the one further off its centre moves over)."""
+    end = (tile[0] + 0.5, tile[1] + 0.5)
+    if math.hypot(end[0] - u.x, end[1] - u.y) <= OFF_CENTRE:
+        return True
+    others = [v for v in world.units if tile_of(v.x, v.y) != tile]
+    return any(c >= 0.0 for c, _ in _ways_to(world, u, end, others))
 
 
 @dataclass
@@ -193,6 +237,15 @@ class Cooperative(Avoider):
 
     def keeps_standoff(self, u: UnitState) -> bool:
         return False
+
+    def margin(self, u: UnitState) -> float:
+        """No margin on the way to its first tile's centre (settling, or a plan that started it off
+        centre): two wide bodies pressed together off their centres, each way passing within
+        the margin of the other, held each other for good."""
+        plan = self.plans.get(u.spec.id)
+        if (plan is not None and plan.progress < 0) or (self.settling is not None and u.spec.id in self.settling):
+            return 0.0
+        return MARGIN
 
     def may_start(self, world: World, u: UnitState, now: float) -> bool:
         return not self.dirty
@@ -298,17 +351,10 @@ class Cooperative(Avoider):
         one that keeps furthest off them (two bodies settling side by side, each by a way past
         where the other stands, would hold each other to the end of the settling time; by the
         ways furthest off, one gets by once the other has moved)."""
-        here, end = (u.x, u.y), (centre[0], centre[1])
-        if math.hypot(end[0] - here[0], end[1] - here[1]) <= 1e-9:
+        end = (centre[0], centre[1])
+        if math.hypot(end[0] - u.x, end[1] - u.y) <= 1e-9:
             return Route(None)
-        across, along = (here[0], end[1]), (end[0], here[1])  # the two corners
-        first, second = (across, along) if abs(here[1] - end[1]) >= abs(here[0] - end[0]) else (along, across)
-        ways = []
-        for way in ([here, first, end], [here, second, end], [here, end]):
-            points = [p for i, p in enumerate(way) if i == 0 or math.dist(p, way[i - 1]) > 1e-9]
-            legs = list(zip(points, points[1:]))
-            if all(swept_line_clear(world.map, a, b, u.spec.width) for a, b in legs):
-                ways.append((min(MARGIN, min(_clearance(world, u, a, b) for a, b in legs)), points))
+        ways = _ways_to(world, u, end)
         if not ways:
             return Route(None)
         points = max(ways, key=lambda e: e[0])[1]  # the first past every body, else the furthest off (ties: first)
@@ -326,6 +372,9 @@ class Cooperative(Avoider):
         owner: dict[Tile, int] = {}  # start tile -> index into out
         for u in sorted(self.mine(world), key=_off_centre):
             start = tile_of(u.x, u.y)
+            if start not in taken and not _reaches_centre(world, u, start):
+                # pressed off its centre by bodies that stand there: a free tile beside it it can get to
+                start = _start_beside(world, u, taken | _occupied(world, u)) or start
             if start in taken:  # two small bodies in one tile: the one further off its centre moves over
                 moved = _start_beside(world, u, taken | _occupied(world, u))
                 if moved is None:
@@ -482,12 +531,14 @@ class Cooperative(Avoider):
         if plan.lead > OFF_CENTRE and len(tiles) > 1 and tile_of(u.x, u.y) == tiles[0]:
             nxt = (tiles[1][0] + 0.5, tiles[1][1] + 0.5)
             ahead = math.hypot(nxt[0] - u.x, nxt[1] - u.y)
-            if swept_line_clear(world.map, (u.x, u.y), nxt, u.spec.width) and \
+            if self._cleared(u.spec.id, plan.visits[plan.start + 1]) and \
+                    swept_line_clear(world.map, (u.x, u.y), nxt, u.spec.width) and \
                     _passes_bodies(world, u, (u.x, u.y), nxt, MARGIN):
-                # off its tile's centre and leaving it: straight on to the next (the unit that
-                # follows into this tile may have closed up to where the centre's far side is),
-                # unless that line cuts past a body beside it (a unit there may be planned to
-                # wait for this one, and spacing would hold this one for it)
+                # off its tile's centre and free to leave it: straight on to the next (the unit
+                # that follows into this tile may have closed up to where the centre's far side
+                # is), unless that line cuts past a body beside it (a unit there may be planned
+                # to wait for this one, and spacing would hold this one for it); a unit that must
+                # wait for the next tile waits on its centre, out of the way of the ones before it
                 tiles, plan.lead = tiles[1:], ahead - 1.0
         if len(tiles) == 1:
             tiles = []

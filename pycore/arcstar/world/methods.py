@@ -284,6 +284,11 @@ class Local(Avoider):
     def keeps_standoff(self, u: UnitState) -> bool:
         return not self.member(u)
 
+    def margin(self, u: UnitState) -> float:
+        if self.group is not None and self.member(u):
+            return self.group.margin(u)
+        return super().margin(u)
+
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
         t = (math.floor(u.x), math.floor(u.y))  # tile_of, inlined: every moving unit every tick
         if t != self.at.get(u.spec.id):

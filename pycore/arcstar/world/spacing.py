@@ -166,9 +166,11 @@ def approaching(j: UnitState, x: float, y: float) -> bool:
     return m.gear * (math.cos(j.heading) * (x - j.x) + math.sin(j.heading) * (y - j.y)) > 0.0
 
 
-def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tuple[float, UnitState | None]:
+def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margin: float = MARGIN
+         ) -> tuple[float, UnitState | None]:
     """How far ahead along its path unit ``u`` may drive this tick (tiles; inf: nobody in the
-    way) and the unit that limits it. Without ``standoff`` bodies only keep ``MARGIN`` apart."""
+    way) and the unit that limits it. Without ``standoff`` bodies only keep ``MARGIN`` apart;
+    ``margin``: the space ``u`` keeps from bodies standing (tiles; 0: it may touch them)."""
     m = u.mover
     if m is None:
         return math.inf, None
@@ -210,7 +212,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True) -> tu
               if fast and boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN)]
     best, who = math.inf, None
     if still:
-        best, who = _standing(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff)
+        best, who = _standing(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff, margin)
     if moving:
         times = (dist[i0:i1 + 1] - m.s) / max(m.v, VMIN)
         for j in moving:
@@ -235,18 +237,18 @@ def _xy(points: np.ndarray) -> XY:
 
 
 def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, dist: np.ndarray,
-              ahead: XY, standoff: bool) -> tuple[float, UnitState | None]:
+              ahead: XY, standoff: bool, margin: float = MARGIN) -> tuple[float, UnitState | None]:
     """``standing_in_way`` on ``XY`` points."""
     assert u.mover is not None
     s = u.mover.s
     half = u.spec.width / 2.0
     ux, uy = u.x, u.y
     if len(others) == 1:
-        return _one_in_way(u, others[0], near, dt, dist, ahead, standoff)
+        return _one_in_way(u, others[0], near, dt, dist, ahead, standoff, margin)
     # the fewest numpy calls: this runs for most units in a crowd every tick, on a few points
     px, py = np.array([j.x for j in others]), np.array([j.y for j in others])
     towards = [approaching(j, ux, uy) for j in others]
-    clear = [half + j.spec.width / 2.0 + MARGIN for j in others]
+    clear = [half + j.spec.width / 2.0 + margin for j in others]
     d = np.hypot(ahead[0][:, None] - px, ahead[1][:, None] - py)  # (points, others)
     if standoff and any(towards):
         closest = np.minimum.reduce(d).tolist()  # per unit, the nearest the way comes to it
@@ -275,12 +277,12 @@ def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float
 
 
 def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: np.ndarray, ahead: XY,
-                standoff: bool) -> tuple[float, UnitState | None]:
+                standoff: bool, margin: float = MARGIN) -> tuple[float, UnitState | None]:
     """``standing_in_way`` for one other unit (most calls): the same floats, on one column."""
     assert u.mover is not None
     ux, uy, jx, jy = u.x, u.y, j.x, j.y
     towards = approaching(j, ux, uy)
-    clear = u.spec.width / 2.0 + j.spec.width / 2.0 + MARGIN
+    clear = u.spec.width / 2.0 + j.spec.width / 2.0 + margin
     d = np.hypot(ahead[0] - jx, ahead[1] - jy)
     if standoff and towards and u.gives_way_to != j.spec.id and _first(d < clear + STANDOFF) >= 0 \
             and _on_way(near.way_xy(j, dt), ux, uy, clear):  # (the way's nearest point closer than clear + STANDOFF)

@@ -282,7 +282,8 @@ class World:
         if m is None:
             u.speed, u.waiting = 0.0, False
             return
-        room, by = (math.inf, None) if near is None else spacing_room(u, near, self.dt, self.avoider.keeps_standoff(u))
+        room, by = (math.inf, None) if near is None else spacing_room(u, near, self.dt, self.avoider.keeps_standoff(u),
+                                                                          self.avoider.margin(u))
         own, holder = self.avoider.room(self, u)
         if own < room:
             room, by = own, (holder if holder is not None else by)
