@@ -453,7 +453,8 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
 
 
 #: The unit of the issue's example scenario file (no kind: the other fields are UnitSpec's
-#: defaults, among them a turn rate of 1 rad/s and an acceleration of 1 tile/s^2).
+#: defaults, worked out from these: it pivots at speed / radius, 4 rad/s, and accelerates at
+#: speed per second, 2 tiles/s^2, braking at twice that).
 EXAMPLE_UNIT = {"width": 0.8, "radius": 0.5, "speed": 2.0}
 
 #: Variations of the proof scenarios none of the tests or presets use: other seeds of the door,

@@ -34,7 +34,7 @@ def move(x, y, h=None, at=None):
 
 def check(u, w, m):
     s = u.spec
-    check_trajectory(u.samples, w.dt, s.speed, s.acceleration, s.braking, m.blocked, s.width)
+    check_trajectory(u.samples, w.dt, s.speed, s.accel_rate, s.brake_rate, m.blocked, s.width)
 
 
 def test_a_unit_on_an_open_map_arrives_on_its_goal():
@@ -107,6 +107,24 @@ def test_a_unit_without_a_turn_rate_pivots_as_fast_as_its_tightest_turn():
     turns = [abs(math.remainder(s[i, 3] - s[i - 1, 3], 2 * math.pi)) / w.dt for i in range(1, len(s))
              if s[i, 4] == 0.0 and np.hypot(*(s[i, 1:3] - s[i - 1, 1:3])) == 0.0]
     assert max(turns) == pytest.approx(4.0)
+
+
+def test_a_unit_without_acceleration_reaches_top_speed_in_a_second_and_brakes_twice_as_hard():
+    """Not given, acceleration is speed per second and braking twice it; given, they are kept (a
+    braking not given is twice the acceleration given); and a run speeds up and stops at them."""
+    assert (UnitSpec("a", speed=3.0).acceleration, UnitSpec("a", speed=3.0).braking) == (3.0, 6.0)
+    assert (UnitSpec("a", acceleration=0.5).acceleration, UnitSpec("a", acceleration=0.5).braking) == (0.5, 1.0)
+    assert UnitSpec("a", acceleration=0.5, braking=0.7).braking == 0.7
+    assert unit_of_kind("t", "tank").acceleration == KIND_PRESETS[Kind.TANK]["acceleration"]
+    spec = UnitSpec("a", speed=3.0)
+    w, m = world_of(OPEN, [(spec, (0.5, 1.5, 0.0), [move(11.5, 1.5)])])
+    w.run(30)
+    u = w.units[0]
+    check(u, w, m)
+    s = np.asarray(u.samples)
+    dv = np.diff(s[:, 4]) / w.dt
+    assert dv.max() == pytest.approx(3.0) and -6.0 - 1e-9 <= dv.min() < -3.0 * 1.5  # brakes well beyond 3
+    assert s[s[:, 0] <= 1.0 + 1e-9, 4].max() == pytest.approx(3.0)  # top speed within the first second
 
 
 @pytest.mark.parametrize("kind", ["tank", "car", "person"])
@@ -236,7 +254,7 @@ def test_random_maps_units_and_methods_stay_within_limits(seed):
         w.run(200)
         u = w.units[0]
         s = u.spec
-        check_trajectory(u.samples, w.dt, s.speed, s.acceleration, s.braking, m.blocked, s.width, radius=s.radius)
+        check_trajectory(u.samples, w.dt, s.speed, s.accel_rate, s.brake_rate, m.blocked, s.width, radius=s.radius)
         assert u.arrived is not None or u.status.startswith("no route"), u.status
         if u.arrived is not None:
             assert u.samples[-1][1:3] == pytest.approx((gx + 0.5, gy + 0.5), abs=1e-9)
@@ -249,7 +267,7 @@ def test_a_car_backs_up_to_turn_round_in_a_small_room(method):
     w, m = world_of(rows, [(spec, (7.5, 2.5, 0.0), [move(2.5, 2.5, math.pi)])])
     w.run(60)
     u = w.units[0]
-    check_trajectory(u.samples, w.dt, spec.speed, spec.acceleration, spec.braking, m.blocked, spec.width,
+    check_trajectory(u.samples, w.dt, spec.speed, spec.accel_rate, spec.brake_rate, m.blocked, spec.width,
                      radius=spec.radius)
     assert u.arrived is not None
     assert any(s[4] < 0 for s in u.samples), "it reverses (negative speed) on the way"

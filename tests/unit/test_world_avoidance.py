@@ -22,7 +22,7 @@ def run(doc):
     blocked = arcstar.parse_ascii("\n".join(doc["map"])).map.blocked
     for u in w.units:
         s = u.spec
-        check_trajectory(u.samples, w.dt, s.speed, s.acceleration, s.braking + 1e-9, blocked, s.width,
+        check_trajectory(u.samples, w.dt, s.speed, s.accel_rate, s.brake_rate + 1e-9, blocked, s.width,
                          radius=None if s.kind is not None and s.kind.value == "person" else None)
     return w
 

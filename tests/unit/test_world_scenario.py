@@ -36,8 +36,9 @@ def test_the_readme_example_runs_from_the_command_line(tmp_path, capsys):
     assert samples[0] == [0.0, 1.5, 1.5, 0.0, 0.0]
     assert u["arrived"] == samples[-1][0] and samples[-1][1:3] == [8.5, 4.5]
     blocked = arcstar.parse_ascii("\n".join(EXAMPLE["map"])).map.blocked
-    # the defaults: acceleration 1, braking 2 tiles/s^2, dt 0.05 s; the output is rounded to 1e-6
-    check_trajectory(samples, doc["dt"], 2.0, 1.0, 2.0, blocked, 0.8, eps=1e-5)
+    # the defaults: top speed 2 tiles/s reached in a second (2 tiles/s^2), braking twice that, dt
+    # 0.05 s; the output is rounded to 1e-6
+    check_trajectory(samples, doc["dt"], 2.0, 2.0, 4.0, blocked, 0.8, eps=1e-5)
 
 
 def test_the_text_output_says_where_each_unit_ended(tmp_path, capsys):
@@ -64,7 +65,7 @@ def test_the_richer_form_kinds_orders_dt_and_method():
     assert by["g"]["samples"][-1][1:3] == pytest.approx([4.5, 0.5])
     assert by["s"]["status"] == "stopped" and by["s"]["arrived"] is None
     blocked = arcstar.parse_ascii("\n".join(doc["map"])).map.blocked
-    presets = {"t": (2.0, 1.0, 2.0, 0.9), "p": (1.0, 1.5, 3.0, 0.5), "g": (2.0, 1.0, 2.0, 0.8),
+    presets = {"t": (2.0, 1.0, 2.0, 0.9), "p": (1.0, 1.5, 3.0, 0.5), "g": (2.0, 2.0, 4.0, 0.8),
                "s": (4.0, 2.5, 5.0, 0.8)}
     for uid, (v, a, b, w) in presets.items():
         check_trajectory(by[uid]["samples"], 0.1, v, a, b, blocked, w)

@@ -125,7 +125,7 @@ class Fog:
         learned: set[str] = set()
         for u in world.units:
             view = self.view(u.spec.team)
-            sight = max(u.spec.sight, round(2.0 * (u.spec.speed ** 2 / (2.0 * u.spec.braking) + 1.5)) / 2.0)
+            sight = max(u.spec.sight, round(2.0 * (u.spec.speed ** 2 / (2.0 * u.spec.brake_rate) + 1.5)) / 2.0)
             offs, between = self._rays_for(sight)
             tx, ty = tile_of(u.x, u.y)
             xs, ys = offs[:, 0] + tx, offs[:, 1] + ty

@@ -25,6 +25,10 @@ MAX_RATE = 1e4
 #: The most a unit turns on the spot when its ``turn_rate`` is not given (rad/s): a full turn in
 #: a second, about a person's quickest about-face.
 MAX_PIVOT = 2.0 * math.pi
+#: When ``acceleration`` is not given, the time (s) a unit takes to reach its top speed from
+#: standing: a second, as game units go (a soldier breaks into a run, a car of the presets takes
+#: 1.6 s); and how many times harder than that it brakes when ``braking`` is not given.
+SPEED_UP, BRAKES_BEAT_ENGINES = 1.0, 2.0
 #: The smallest body or turning radius accepted (tiles).
 MIN_SIZE = 0.01
 #: Planning methods a unit may use: a turning method on A*'s path (lines and arcs with speed
@@ -74,8 +78,11 @@ class UnitSpec:
     """What a unit is; every field is checked (``BadInput`` naming it).
 
     width: body diameter (tiles). radius: the tightest turning radius at full speed (tiles).
-    speed: top speed (tiles/s). acceleration, braking: tiles/s^2 (braking is usually about twice
-    the acceleration: brakes beat engines). lateral: the lateral acceleration limit (tiles/s^2)
+    speed: top speed (tiles/s). acceleration, braking: tiles/s^2; not given, the unit reaches its
+    top speed in ``SPEED_UP`` (a second), and brakes twice as hard as it accelerates (brakes beat
+    engines): a fixed default made a fast unit sluggish out of all proportion to the way it
+    turns (the issue's example unit, 2 tiles/s on a half-tile radius, took 2 s to get going at
+    every corner of a crowd's plan). lateral: the lateral acceleration limit (tiles/s^2)
     that caps the speed on an arc of radius r at sqrt(lateral * r); None means speed^2 / radius,
     so the unit takes its own radius at full speed and the planner's tighter turns at
     sqrt(r' / radius) of it (``turning``'s speed factor). turn_rate: how fast it turns on the
@@ -91,8 +98,8 @@ class UnitSpec:
     width: float = 0.8
     radius: float = 1.0
     speed: float = 2.0
-    acceleration: float = 1.0
-    braking: float = 2.0
+    acceleration: float | None = None
+    braking: float | None = None
     lateral: float | None = None
     turn_rate: float | None = None
     can_reverse: bool = False
@@ -111,6 +118,10 @@ class UnitSpec:
         for name in ("speed", "acceleration", "braking", "turn_rate"):
             if name == "turn_rate" and self.turn_rate is None:  # speed and radius are checked by now
                 object.__setattr__(self, "turn_rate", min(MAX_PIVOT, self.speed / self.radius))
+            elif name == "acceleration" and self.acceleration is None:  # speed is checked by now
+                object.__setattr__(self, "acceleration", self.speed / SPEED_UP)
+            elif name == "braking" and self.braking is None:
+                object.__setattr__(self, "braking", BRAKES_BEAT_ENGINES * self.accel_rate)
             v = check_number(getattr(self, name), name, 0.0, strict=True)
             if v > MAX_RATE:
                 raise BadInput(f"{name} must be at most {MAX_RATE:g}, got {v:g}", name)
@@ -133,6 +144,18 @@ class UnitSpec:
         """``turn_rate`` as the unit has it (given, or worked out when it was made)."""
         assert self.turn_rate is not None
         return self.turn_rate
+
+    @property
+    def accel_rate(self) -> float:
+        """``acceleration`` as the unit has it (given, or worked out when it was made)."""
+        assert self.acceleration is not None
+        return self.acceleration
+
+    @property
+    def brake_rate(self) -> float:
+        """``braking`` as the unit has it (given, or worked out when it was made)."""
+        assert self.braking is not None
+        return self.braking
 
     @property
     def lateral_limit(self) -> float:
