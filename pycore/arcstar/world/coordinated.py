@@ -9,9 +9,10 @@ units it plans first go on while one planned late waits for them all), and LaCAM
 the round when WHCA* stalls; units with nothing to do are agents whose goal is where they
 stand, so they step aside for a passing unit (where there is no way round them) and come back.
 The whole run is planned at once, when orders change: moving units first brake to a halt, then
-settle on their tiles' centres (``SETTLE_TIME``), so every plan starts from standing units on
-centres; and again if units end short of their goals (at most ``MAX_ROUNDS`` times without
-progress), or if nobody reaches a planned tile for ``STALLED`` seconds.
+settle on their tiles' centres (``SETTLE_TIME``; which tile, and the way there: ``starts``), so
+every plan starts from standing units on centres; and again if units end short of their goals
+(at most ``MAX_ROUNDS`` times without progress), or if nobody reaches a planned tile for
+``STALLED`` seconds.
 
 Driving (an action dependency graph, after Hoenig et al. 2019): each unit follows its tiles'
 centres as a polyline (pivoting at corners, so turning radii are not kept: the price of the
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..collision.swept import swept_line_clear
-from ..geometry.primitives import Path, Pose
+from ..geometry.primitives import Pose
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..planner import PlanResult
@@ -48,6 +49,7 @@ from ..search.cooperative import CooperativePlanner
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
 from .spacing import MARGIN
+from .starts import OFF_CENTRE, passes_bodies, settle_route, starts
 
 if TYPE_CHECKING:
     from .state import Host as World
@@ -69,8 +71,6 @@ ORDERS_UP_TO = 40
 #: A planned wait of this many ticks is as good as none when orders are compared (a person
 #: drives a planned tick in about 2 s at a door, so 4 is under 10 s standing).
 WAIT_OK = 4
-#: A unit further than this off its tile's centre (tiles) leaves the tile straight for the next.
-OFF_CENTRE = 0.05
 #: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
 #: the round is planned again (a plan step takes a person under a second, a tank a few).
 STALLED = 8.0
@@ -83,104 +83,6 @@ def _longest_wait(tiles: list[Tile], goal: Tile) -> int:
         run = run + 1 if a == b and b != goal else 0
         best = max(best, run)
     return best
-
-
-def _off_centre(u: UnitState) -> float:
-    """How far ``u`` stands from its tile's centre (tiles)."""
-    return math.hypot(u.x - math.floor(u.x) - 0.5, u.y - math.floor(u.y) - 0.5)
-
-
-def _occupied(world: World, u: UnitState) -> set[Tile]:
-    """Tiles under the other units' centres."""
-    return {tile_of(v.x, v.y) for v in world.units if v is not u}
-
-
-def _start_beside(world: World, u: UnitState, taken: set[Tile]) -> Tile | None:
-    """The free open tile next to ``u``'s (4 neighbours) whose centre is nearest, reached in a
-    straight line that passes no other body and no wall: where ``u`` starts when another unit has
-    its tile."""
-    here = tile_of(u.x, u.y)
-    ok = ~world.map.blocked
-    h, w = ok.shape
-    best: tuple[float, Tile] | None = None
-    for t in ((here[0] + 1, here[1]), (here[0] - 1, here[1]), (here[0], here[1] + 1), (here[0], here[1] - 1)):
-        if not (0 <= t[0] < w and 0 <= t[1] < h and ok[t[1], t[0]]) or t in taken:
-            continue
-        cx, cy = t[0] + 0.5, t[1] + 0.5
-        length = math.hypot(cx - u.x, cy - u.y)
-        if not swept_line_clear(world.map, (u.x, u.y), (cx, cy), u.spec.width):
-            continue  # its body would brush a wall on the way
-        if _passes_bodies(world, u, (u.x, u.y), (cx, cy), 0.0) and (best is None or length < best[0]):
-            best = (length, t)
-    return None if best is None else best[1]
-
-
-def _clearance(world: World, u: UnitState, start: tuple[float, float], end: tuple[float, float],
-               others: list[UnitState] | None = None) -> float:
-    """How far ``u``'s body keeps off the nearest other body (where it stands) driving straight
-    from ``start`` to ``end`` (tiles; below 0: they would overlap)."""
-    return min((_clearance_to(v, u, start, end) for v in (world.units if others is None else others) if v is not u),
-               default=math.inf)
-
-
-def _clearance_to(v: UnitState, u: UnitState, start: tuple[float, float], end: tuple[float, float]) -> float:
-    """How far ``u``'s body keeps off ``v``'s (where it stands) driving straight from ``start``
-    to ``end`` (tiles; below 0: they would overlap)."""
-    (ax, ay), (cx, cy) = start, end
-    length2 = (cx - ax) ** 2 + (cy - ay) ** 2
-    # the closest point of the segment to v's centre
-    f = 0.0 if length2 == 0 else max(0.0, min(1.0, ((v.x - ax) * (cx - ax) + (v.y - ay) * (cy - ay)) / length2))
-    px, py = ax + f * (cx - ax), ay + f * (cy - ay)
-    return math.hypot(v.x - px, v.y - py) - (u.spec.width + v.spec.width) / 2.0
-
-
-def _passes_bodies(world: World, u: UnitState, start: tuple[float, float], end: tuple[float, float],
-                   margin: float) -> bool:
-    """Whether ``u`` driving straight from ``start`` to ``end`` keeps its body at least ``margin``
-    off every other body where it stands, or, nearer one than that at ``start``, draws away from it
-    (a body pressed against another may always leave it: held there, both stood for good)."""
-    (ax, ay), (cx, cy) = start, end
-    if _clearance(world, u, start, end) >= margin:
-        return True
-    dx, dy = cx - ax, cy - ay
-    for v in world.units:
-        if v is u:
-            continue
-        touch = (u.spec.width + v.spec.width) / 2.0 + margin
-        if math.hypot(v.x - ax, v.y - ay) < touch:  # near it already: it may only draw away
-            if (v.x - ax) * dx + (v.y - ay) * dy > 0.0:
-                return False
-        elif _clearance_to(v, u, start, end) < margin:
-            return False
-    return True
-
-
-def _ways_to(world: World, u: UnitState, end: tuple[float, float], others: list[UnitState] | None = None
-             ) -> list[tuple[float, list[tuple[float, float]]]]:
-    """``u``'s ways to ``end`` within its tile (away from the nearer tile edge first, then along
-    it; the other way round; straight) that brush no wall, each with how far it keeps off the
-    bodies where they stand (``others``, or every other unit; at most ``MARGIN``: past them all
-    counts the same)."""
-    here = (u.x, u.y)
-    across, along = (here[0], end[1]), (end[0], here[1])  # the two corners
-    first, second = (across, along) if abs(here[1] - end[1]) >= abs(here[0] - end[0]) else (along, across)
-    ways = []
-    for way in ([here, first, end], [here, second, end], [here, end]):
-        points = [p for i, p in enumerate(way) if i == 0 or math.dist(p, way[i - 1]) > 1e-9]
-        legs = list(zip(points, points[1:]))
-        if all(swept_line_clear(world.map, a, b, u.spec.width) for a, b in legs):
-            ways.append((min([MARGIN] + [_clearance(world, u, a, b, others) for a, b in legs]), points))
-    return ways
-
-
-def _reaches_centre(world: World, u: UnitState, tile: Tile) -> bool:
-    """Whether ``u`` can get to ``tile``'s centre past the bodies where they stand (but those
-    in that tile: of two on one tile, the one further off its centre moves over)."""
-    end = (tile[0] + 0.5, tile[1] + 0.5)
-    if math.hypot(end[0] - u.x, end[1] - u.y) <= OFF_CENTRE:
-        return True
-    others = [v for v in world.units if tile_of(v.x, v.y) != tile]
-    return any(c >= 0.0 for c, _ in _ways_to(world, u, end, others))
 
 
 @dataclass
@@ -341,59 +243,14 @@ class Cooperative(Avoider):
         self.settle_until = now + SETTLE_TIME
         return True
 
-    @staticmethod
-    def _settle_route(world: World, u: UnitState, centre: Point) -> Route:
-        """To ``centre`` straight away from the tile edge ``u`` is nearest (the neighbour most
-        likely close by is across it), then along that edge: a straight line could pass closer
-        to that neighbour first, and two such units would each wait for the other. Where that
-        would brush a wall, the other way round, or straight; where every way would, it stays. Of
-        those, the first that passes every body where it stands by ``MARGIN`` is taken, else the
-        one that keeps furthest off them (two bodies settling side by side, each by a way past
-        where the other stands, would hold each other to the end of the settling time; by the
-        ways furthest off, one gets by once the other has moved)."""
-        end = (centre[0], centre[1])
-        if math.hypot(end[0] - u.x, end[1] - u.y) <= 1e-9:
-            return Route(None)
-        ways = _ways_to(world, u, end)
-        if not ways:
-            return Route(None)
-        points = max(ways, key=lambda e: e[0])[1]  # the first past every body, else the furthest off (ties: first)
-        segs = Path.from_waypoints(points)
-        return route_from(PlanResult(Status.FOUND, segments=segs), Pose(u.x, u.y, u.heading), centre)
-
     def _starts(self, world: World) -> list[tuple[UnitState, Tile]]:
-        """Each unit and the tile it starts from, in priority order (nearest their tile's centre
-        first, then in the world's order): its own, or, when a unit nearer its centre has that
-        tile, a free one beside it, or, when it has none, its own while the unit that had it moves
-        over to one beside that (a unit left with neither is left out, its status saying why: a
-        jam would take it in again, and again)."""
-        taken: set[Tile] = set()
-        out: list[tuple[UnitState, Tile]] = []
-        owner: dict[Tile, int] = {}  # start tile -> index into out
-        for u in sorted(self.mine(world), key=_off_centre):
-            start = tile_of(u.x, u.y)
-            if start not in taken and not _reaches_centre(world, u, start):
-                # pressed off its centre by bodies that stand there: a free tile beside it it can get to
-                start = _start_beside(world, u, taken | _occupied(world, u)) or start
-            if start in taken:  # two small bodies in one tile: the one further off its centre moves over
-                moved = _start_beside(world, u, taken | _occupied(world, u))
-                if moved is None:
-                    k = owner[start]
-                    v = out[k][0]
-                    moved = _start_beside(world, v, taken | _occupied(world, v))
-                    if moved is None:
-                        u.status = "cooperative: shares its tile with another unit"
-                        if self.members is not None:
-                            self.members.discard(u.spec.id)
-                        continue
-                    out[k] = (v, moved)  # the other moves over; this one keeps the tile
-                    owner[moved] = k
-                    taken.add(moved)
-                else:
-                    start = moved
-            taken.add(start)
-            owner[start] = len(out)
-            out.append((u, start))
+        """``starts.starts`` for this plan's units; a unit left with no tile of its own is left out,
+        its status saying why (a jam would take it in again, and again)."""
+        out, left = starts(world, self.mine(world))
+        for u in left:
+            u.status = "cooperative: shares its tile with another unit"
+            if self.members is not None:
+                self.members.discard(u.spec.id)
         return out
 
     def _crossed(self, known: TileMap) -> bool:
@@ -514,7 +371,7 @@ class Cooperative(Avoider):
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
         plan = self.plans.get(u.spec.id)
         if self.settling is not None and u.spec.id in self.settling:
-            return self._settle_route(world, u, self.settling[u.spec.id])
+            return settle_route(world, u, self.settling[u.spec.id])
         if self.dirty and u.detour is not None:
             return Route(None)  # a round is due: the drive to an old plan's end is dropped, not restarted
         if plan is None:
@@ -533,7 +390,7 @@ class Cooperative(Avoider):
             ahead = math.hypot(nxt[0] - u.x, nxt[1] - u.y)
             if self._cleared(u.spec.id, plan.visits[plan.start + 1]) and \
                     swept_line_clear(world.map, (u.x, u.y), nxt, u.spec.width) and \
-                    _passes_bodies(world, u, (u.x, u.y), nxt, MARGIN):
+                    passes_bodies(world, u, (u.x, u.y), nxt, MARGIN):
                 # off its tile's centre and free to leave it: straight on to the next (the unit
                 # that follows into this tile may have closed up to where the centre's far side
                 # is), unless that line cuts past a body beside it (a unit there may be planned
