@@ -66,16 +66,19 @@ sw.addEventListener('activate', (event) => {
  * @returns {Promise<Response>}
  */
 async function answer(request) {
-  const cache = await caches.open(CACHE);
-  const hit = await cache.match(request, { ignoreSearch: request.mode === 'navigate' });
+  // Looked up by name, never opened here unless it stands: a worker on its way out (a new build
+  // has deleted its cache and not yet taken the page over) would make the old cache again.
+  const hit = await caches.match(request, { cacheName: CACHE, ignoreSearch: request.mode === 'navigate' });
   if (hit) return hit;
   try {
     const resp = await fetch(request);
-    if (resp.ok && resp.status === 200 && resp.type === 'basic') await cache.put(request, resp.clone());
+    if (resp.ok && resp.status === 200 && resp.type === 'basic' && (await caches.has(CACHE))) {
+      await (await caches.open(CACHE)).put(request, resp.clone());
+    }
     return resp;
   } catch (e) {
     if (request.mode === 'navigate') {
-      const page = await cache.match(siteUrl('./'));
+      const page = await caches.match(siteUrl('./'), { cacheName: CACHE });
       if (page) return page;
     }
     throw e;
