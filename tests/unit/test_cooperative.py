@@ -147,6 +147,24 @@ def components(open_: np.ndarray) -> list[list[tuple[int, int]]]:
     return out
 
 
+def open_map_agents(seed: int) -> tuple[np.ndarray, list]:
+    """A random map of 8 to 14 tiles a side, 10% walls, and ten agents in its largest region, their
+    goals at least two tiles apart (see ``test_random_open_maps_ten_agents``)."""
+    rng = np.random.default_rng(seed)
+    w, h = int(rng.integers(8, 15)), int(rng.integers(8, 15))
+    open_ = rng.random((h, w)) >= 0.1
+    region = max(components(open_), key=len)
+    picks = rng.permutation(len(region))
+    starts = [region[k] for k in picks[:10]]
+    goals: list[tuple[int, int]] = []
+    for k in picks[10:]:
+        x, y = region[k]
+        if len(goals) < 10 and all(max(abs(x - gx), abs(y - gy)) >= 2 for gx, gy in goals):
+            goals.append((x, y))
+    assume(len(goals) == 10)
+    return open_, list(zip(starts, goals, strict=True))
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), neighbours=st.sampled_from([4, 8]), window=st.sampled_from([4, 8, 16]))
 def test_random_open_maps_ten_agents(seed: int, neighbours: int, window: int) -> None:
@@ -158,25 +176,49 @@ def test_random_open_maps_ten_agents(seed: int, neighbours: int, window: int) ->
     dead-end pocket, where the "resting agents give way" rule makes the two agents push each
     other out in turn for ever (a livelock). So arrival is asserted only on maps this open,
     goals so spread, and windows of 8 ticks or more; no conflicts is asserted always."""
-    rng = np.random.default_rng(seed)
-    w, h = int(rng.integers(8, 15)), int(rng.integers(8, 15))
-    open_ = rng.random((h, w)) >= 0.1
-    region = max(components(open_), key=len)
-    picks = rng.permutation(len(region))
-    starts = [region[k] for k in picks[:10]]
-    goals: list[tuple[int, int]] = []
-    for k in picks[10:]:  # goals at least two tiles apart (see the docstring)
-        x, y = region[k]
-        if len(goals) < 10 and all(max(abs(x - gx), abs(y - gy)) >= 2 for gx, gy in goals):
-            goals.append((x, y))
-    assume(len(goals) == 10)
-    agents = list(zip(starts, goals, strict=True))
+    open_, agents = open_map_agents(seed)
     planner = CooperativePlanner(TileMap.from_blocked(~open_), agents, window=window, neighbours=neighbours)
     paths = planner.solve(500)
     assert violations(paths, open_, neighbours) == []
     if window >= 8:
         assert arrived(paths, agents), f"not all arrived in {len(paths[0]) - 1} ticks"
         assert len(paths[0]) - 1 <= 200
+
+
+def turns_without_a_stop(path: list[tuple[int, int]]) -> int:
+    """How often the path leaves a tile in another direction than it came in, without a tick on it."""
+    out = 0
+    for a, b, c in zip(path, path[1:], path[2:]):
+        if a != b != c and (b[0] - a[0], b[1] - a[1]) != (c[0] - b[0], c[1] - b[1]):
+            out += 1
+    return out
+
+
+def test_with_turn_wait_an_agent_stands_a_tick_on_each_corner() -> None:
+    """An L-shaped way: without ``turn_wait`` the agent goes round the corner in one move, with
+    it it stands a tick there first, so it arrives a tick later."""
+    tilemap, _ = grid(["#######", "#.....#", "#####.#", "#####.#", "#######"])
+    agents = [((1, 1), (5, 3))]
+    plain = CooperativePlanner(tilemap, agents, neighbours=4).solve(50)[0]
+    timed = CooperativePlanner(tilemap, agents, neighbours=4, turn_wait=True).solve(50)[0]
+    assert plain[-1] == timed[-1] == (5, 3)
+    assert turns_without_a_stop(plain) == 1 and turns_without_a_stop(timed) == 0
+    assert len(timed) == len(plain) + 1 and timed.count((5, 1)) == 2
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_with_turn_wait_agents_never_collide_nor_turn_without_a_stop(seed: int) -> None:
+    """Ten agents on open maps, 4 neighbours, ``turn_wait``: no conflicts, every turn with a
+    tick on its corner (unless LaCAM, which knows no turns, planned the run), and (on maps this
+    open, goals spread) all arrive."""
+    open_, agents = open_map_agents(seed)
+    planner = CooperativePlanner(TileMap.from_blocked(~open_), agents, neighbours=4, turn_wait=True)
+    paths = planner.solve(500)
+    assert violations(paths, open_, 4) == []
+    if not planner.completed:
+        assert [turns_without_a_stop(p) for p in paths] == [0] * len(paths)
+    assert arrived(paths, agents)
 
 
 def test_no_agents_and_zero_ticks() -> None:
@@ -199,6 +241,7 @@ def test_no_agents_and_zero_ticks() -> None:
     ([((1, 1), (9, 1))], {"window": 0}, "window"),
     ([((1, 1), (9, 1))], {"window": 2.5}, "window"),
     ([((1, 1), (9, 1))], {"neighbours": 6}, "neighbours"),
+    ([((1, 1), (9, 1))], {"turn_wait": "yes"}, "turn_wait"),
 ])
 def test_bad_input_names_the_field(agents: object, kwargs: dict, field: str) -> None:
     tilemap, _ = grid(CORRIDOR)

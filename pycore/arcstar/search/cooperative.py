@@ -11,7 +11,8 @@ holding what the agents before it have claimed, then claims its own path:
 
 Moves are those of ``search.grid.GridGraph`` on the map's open tiles: 4 or 8 neighbours, a
 diagonal only when both orthogonal tiles beside it are open (Lester's no-corner-cutting rule).
-Every move (straight or diagonal) and every wait takes one tick and costs 1; waiting on one's own
+Every move (straight or diagonal) and every wait takes one tick and costs 1 (with ``turn_wait``,
+a change of direction first takes a wait); waiting on one's own
 goal costs 0, so an agent that has arrived prefers to stay. Terrain costs are ignored: the plan
 is in ticks, which is what the reservations are counted in. Other agents never block diagonals
 (agents are points).
@@ -124,12 +125,16 @@ class CooperativePlanner:
     ``agents`` is a sequence of ``(start, goal)`` tile pairs ``((x, y), (x, y))``; starts must be
     distinct, goals must be distinct, and all must be open tiles on the map, each goal reachable
     from its start. ``window`` is the look-ahead in ticks (at least 1); ``neighbours`` is 4 or 8.
+    With ``turn_wait`` an agent stands a tick on a tile before it leaves it in another direction
+    than it came (a unit that stops on a corner to pivot takes about that long): the plan's
+    timing is then nearer the time units take to drive it, so it goes straight where it can, and
+    one that has to turn into a door pays for the turn, not those queued straight behind it.
     ``step()`` advances one tick; ``solve(max_ticks)`` runs until every agent is on its goal.
     Raises ``BadInput`` naming the field (``agents[2].goal``, ``window``, ...) for bad input.
     """
 
     def __init__(self, tilemap: TileMap, agents: Sequence[tuple[Tile, Tile]], window: int = DEFAULT_WINDOW,
-                 neighbours: int = 8, gap: bool = False, rotations: bool = True) -> None:
+                 neighbours: int = 8, gap: bool = False, rotations: bool = True, turn_wait: bool = False) -> None:
         if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
             raise BadInput(f"window must be a whole number of ticks, at least 1, got {shown(window)}", "window")
         if isinstance(neighbours, bool) or neighbours not in (4, 8):
@@ -139,6 +144,9 @@ class CooperativePlanner:
         self.neighbours = int(neighbours)
         self.gap = bool(gap)
         self.rotations = bool(rotations)
+        if not isinstance(turn_wait, bool):
+            raise BadInput(f"turn_wait must be true or false, got {shown(turn_wait)}", "turn_wait")
+        self.turn_wait = turn_wait
         self.replan_every = max(1, self.window // 2)
         self._open = ~np.asarray(tilemap.blocked, dtype=bool)
         starts, goals = self._check_agents(agents)
@@ -256,33 +264,44 @@ class CooperativePlanner:
         end = t0 + self.window
         if any(not table.free(start, t0 + k, i) for k in range(1, hold + 1)):
             return None
-        g_of: dict[tuple[int, int], int] = {(start, t0 + hold): 0}
-        parent: dict[tuple[int, int], tuple[int, int]] = {(start, t0 + k + 1): (start, t0 + k) for k in range(hold)}
-        heap = [(dist[start], dist[start], 0, start, t0 + hold)]
+        turns = self.turn_wait
+        # a state: (tile, tick, the move that brought it there: 0 once it stands), at first the
+        # move it made last (a plan goes on from where the last one left it, moving)
+        came0 = 0
+        if turns and not hold and len(self.history[i]) >= 2:
+            came0 = self.history[i][-1] - self.history[i][-2]
+        first = (start, t0 + hold, came0)
+        g_of: dict[tuple[int, int, int], int] = {first: 0}
+        parent: dict[tuple[int, int, int], tuple[int, int, int]] = {
+            (start, t0 + k + 1, 0): (start, t0 + k, 0) for k in range(hold)}
+        heap = [(dist[start], dist[start], 0, start, t0 + hold, came0)]
         order = 1
         while heap:
-            f, _h, _o, u, t = heapq.heappop(heap)
-            g = g_of[(u, t)]
+            f, _h, _o, u, t, came = heapq.heappop(heap)
+            g = g_of[(u, t, came)]
             if f > g + dist[u]:
                 continue  # a stale entry
             if t == end:
                 path = [u]
-                state = (u, t)
+                state = (u, t, came)
                 while state in parent:
                     state = parent[state]
                     path.append(state[0])
                 return path[::-1]
             for v in (u, *self._adjacent[u]):
+                step = v - u
+                if turns and step and came and step != came:
+                    continue  # a turn: it stands a tick on the corner first
                 if not table.free(v, t + 1, i) or (v != u and not table.swap_free(u, v, t)):
                     continue
                 if not self.rotations and v != u and table.closes_ring(u, v, t):
                     continue
                 ng = g + (0 if v == u == goal else 1) + (RESTING_COST if v != u and v in resting else 0)
-                key = (v, t + 1)
+                key = (v, t + 1, step if turns else 0)
                 if ng < g_of.get(key, 1 << 30):
                     g_of[key] = ng
-                    parent[key] = (u, t)
-                    heapq.heappush(heap, (ng + dist[v], dist[v], order, v, t + 1))
+                    parent[key] = (u, t, came)
+                    heapq.heappush(heap, (ng + dist[v], dist[v], order, v, t + 1, key[2]))
                     order += 1
         return None
 

@@ -74,6 +74,9 @@ WAIT_OK = 4
 #: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
 #: the round is planned again (a plan step takes a person under a second, a tank a few).
 STALLED = 8.0
+#: How many units resting on their goals, each stepping aside for the next, ``_needed`` follows
+#: (a few: such chains are short, and each link is a wait on something planned earlier).
+CHAIN = 4
 
 
 def _longest_wait(tiles: list[Tile], goal: Tile) -> int:
@@ -280,7 +283,8 @@ class Cooperative(Avoider):
         if not units:
             return
         try:
-            planner = CooperativePlanner(self._known(world), agents, WINDOW, neighbours=4, rotations=False)
+            planner = CooperativePlanner(self._known(world), agents, WINDOW, neighbours=4, rotations=False,
+                                         turn_wait=True)
         except BadInput as e:  # a goal out of reach: plan the rest, that one stays
             i = int(e.field.split("[")[1].split("]")[0]) if e.field.startswith("agents[") else -1
             if i < 0:
@@ -421,16 +425,19 @@ class Cooperative(Avoider):
             return math.inf, None
         return max(0.0, plan.lead + (c - plan.start) - m.s), None
 
-    def _needed(self, uid: str, plan: Schedule, c: int) -> bool:
+    def _needed(self, uid: str, plan: Schedule, c: int, depth: int = 0) -> bool:
         """Whether ``uid`` may leave visit ``c``: anywhere but on its goal at once; from its goal
         (stepping aside for a unit that passes) only once the first unit planned on that tile
         after it has got as far as the plan had it the tick before (a wait on something earlier
-        in the plan, so no two units can wait on each other). Standing on its goal it holds
-        nobody up, where waiting beside it for a unit still far off would be a wait for nothing."""
+        in the plan, so no two units can wait on each other), and, when that unit rests on its
+        own goal, may leave it in its turn (``depth``: how far down such a chain). Standing on its
+        goal it holds nobody up, where waiting beside it for a unit still far off would be a
+        wait for nothing (two units resting side by side stepped aside one for the other while
+        that one waited for a third: 13 s off its goal in the two-group swap)."""
         if c < 0:
             return True  # on its way to its first tile's centre
         tile = plan.visits[c][0]
-        if tile != plan.goal:
+        if tile != plan.goal or c + 1 >= len(plan.visits):
             return True
         leave = plan.visits[c + 1][1]
         first: tuple[int, str, int] | None = None
@@ -441,7 +448,9 @@ class Cooperative(Avoider):
             return True
         other = self.plans[first[1]]
         before = max(j for j, (_, t) in enumerate(other.visits) if t < leave)  # visit 0 is at tick 0 < leave
-        return other.progress >= before
+        if other.progress < before:
+            return False
+        return depth >= CHAIN or other.progress < 0 or self._needed(first[1], other, other.progress, depth + 1)
 
     def _cleared(self, uid: str, visit: tuple[Tile, int]) -> bool:
         """Whether ``uid`` may enter ``visit``'s tile: every unit planned there before it has
