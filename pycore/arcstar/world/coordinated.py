@@ -450,7 +450,7 @@ class Cooperative(Avoider):
         before = max(j for j, (_, t) in enumerate(other.visits) if t < leave)  # visit 0 is at tick 0 < leave
         if other.progress < before:
             return False
-        return depth >= CHAIN or other.progress < 0 or self._needed(first[1], other, other.progress, depth + 1)
+        return depth >= CHAIN or self._needed(first[1], other, other.progress, depth + 1)
 
     def _cleared(self, uid: str, visit: tuple[Tile, int]) -> bool:
         """Whether ``uid`` may enter ``visit``'s tile: every unit planned there before it has

@@ -89,7 +89,7 @@ def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
     for t in here:
         out[t] = (0.0, 0.0)
     v = max(abs(m.v), 0.5 * u.spec.speed)
-    reach = min(u.spec.speed * HORIZON, abs(m.v) * HORIZON + 0.5 * u.spec.accel_rate * HORIZON ** 2)
+    reach = min(u.spec.speed * HORIZON, abs(m.v) * HORIZON + 0.5 * m.accel_rate * HORIZON ** 2)
     s, dist = m.s, m.dists()
     i0 = m.after(s)
     i1 = m.after(s + reach)

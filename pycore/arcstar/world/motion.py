@@ -135,7 +135,9 @@ class Mover:
         self.heading = normalize_angle(heading)
         self.x, self.y = path.start_pose().xy
         self.done = self.arrived = self.braking = False
-        self.reach = unit.speed ** 2 / (2.0 * unit.brake_rate) + unit.speed + 1.0  # look-ahead (tiles)
+        #: the unit's acceleration and braking (tiles/s^2), read every tick by it and its neighbours
+        self.accel_rate, self.brake_rate = unit.accel_rate, unit.brake_rate
+        self.reach = unit.speed ** 2 / (2.0 * self.brake_rate) + unit.speed + 1.0  # look-ahead (tiles)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         self._dists: list[float] | None = None
         self._columns: tuple[np.ndarray, np.ndarray] | None = None
@@ -165,7 +167,7 @@ class Mover:
 
     def stopping_distance(self) -> float:
         """How far the unit runs before it stands if it brakes from now (tiles)."""
-        return self.v * self.v / (2.0 * self.unit.brake_rate)
+        return self.v * self.v / (2.0 * self.brake_rate)
 
     def points(self, spacing: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
         """The path sampled every ``spacing`` tiles: distances along it and (x, y) there, made
@@ -250,8 +252,8 @@ class Mover:
         # min and max written out (each picks what the builtin would): this runs for every
         # moving unit every tick
         u, s, v0 = self.unit, self.s, self.v
-        b = u.brake_rate
-        v = v0 + u.accel_rate * dt
+        b = self.brake_rate
+        v = v0 + self.accel_rate * dt
         if u.speed < v:
             v = u.speed
         if self.braking:
@@ -318,7 +320,7 @@ class Mover:
         if v == 0.0 and v_prev == 0.0:
             return  # held: another unit is in the way
         s = self.s + v * dt
-        if stop.s - s <= SNAP and v_prev <= self.unit.brake_rate * dt:
+        if stop.s - s <= SNAP and v_prev <= self.brake_rate * dt:
             s, v = stop.s, 0.0  # the last sliver of the approach: stand on the stop
             if len(self.stops) == 1:  # the end: arrived this tick
                 self.stops.pop()

@@ -193,7 +193,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
         elif fast:
             assert jm is not None
             jv = jm.v  # reach_of(j, dt), inlined: this loop runs for every unit near every unit
-            if d < touch + (jv * jv / (2.0 * jm.unit.brake_rate) + (jv + j.spec.accel_rate * dt) * dt + 1.0) + SPACING:
+            if d < touch + (jv * jv / (2.0 * jm.brake_rate) + (jv + jm.accel_rate * dt) * dt + 1.0) + SPACING:
                 others.append((j, fast, jhalf))
     if not others:
         return math.inf, None
@@ -342,7 +342,7 @@ def reach_of(j: UnitState, dt: float) -> float:
     jm = j.mover
     if jm is None:
         return 0.0
-    return jm.stopping_distance() + (jm.v + j.spec.accel_rate * dt) * dt + 1.0
+    return jm.stopping_distance() + (jm.v + jm.accel_rate * dt) * dt + 1.0
 
 
 def ahead_of(j: UnitState, dt: float) -> Way | None:

@@ -77,18 +77,12 @@ def passes_bodies(world: World, u: UnitState, start: tuple[float, float], end: t
     off every other body where it stands, or, nearer one than that at ``start``, draws away from it
     (a body pressed against another may always leave it: held there, both stood for good)."""
     (ax, ay), (cx, cy) = start, end
-    if clearance(world, u, start, end) >= margin:
-        return True
-    dx, dy = cx - ax, cy - ay
     for v in world.units:
-        if v is u:
+        if v is u or clearance_to(v, u, start, end) >= margin:
             continue
-        touch = (u.spec.width + v.spec.width) / 2.0 + margin
-        if math.hypot(v.x - ax, v.y - ay) < touch:  # near it already: it may only draw away
-            if (v.x - ax) * dx + (v.y - ay) * dy > 0.0:
-                return False
-        elif clearance_to(v, u, start, end) < margin:
-            return False
+        near = math.hypot(v.x - ax, v.y - ay) < (u.spec.width + v.spec.width) / 2.0 + margin
+        if not near or (v.x - ax) * (cx - ax) + (v.y - ay) * (cy - ay) > 0.0:
+            return False  # it comes too close, or, near it already, does not draw away
     return True
 
 

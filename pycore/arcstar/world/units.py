@@ -11,6 +11,7 @@ vehicles (Pinter's figures: a tank fills a tile and needs a turning radius of a 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -73,6 +74,14 @@ def check_avoidance(value: Any, field: str = "avoidance") -> Avoidance:
     raise BadInput(f"{field} must be one of {', '.join(BUILT_AVOIDANCE)}, got {shown(value)}", field)
 
 
+#: The rates a unit has when they are not given, from the fields checked before them.
+_DERIVED: dict[str, Callable[[UnitSpec], float]] = {
+    "acceleration": lambda u: u.speed / SPEED_UP,
+    "braking": lambda u: BRAKES_BEAT_ENGINES * u.accel_rate,
+    "turn_rate": lambda u: min(MAX_PIVOT, u.speed / u.radius),
+}
+
+
 @dataclass(frozen=True)
 class UnitSpec:
     """What a unit is; every field is checked (``BadInput`` naming it).
@@ -116,12 +125,8 @@ class UnitSpec:
             if v > 64:
                 raise BadInput(f"{name} must be at most 64 tiles, got {v:g}", name)
         for name in ("speed", "acceleration", "braking", "turn_rate"):
-            if name == "turn_rate" and self.turn_rate is None:  # speed and radius are checked by now
-                object.__setattr__(self, "turn_rate", min(MAX_PIVOT, self.speed / self.radius))
-            elif name == "acceleration" and self.acceleration is None:  # speed is checked by now
-                object.__setattr__(self, "acceleration", self.speed / SPEED_UP)
-            elif name == "braking" and self.braking is None:
-                object.__setattr__(self, "braking", BRAKES_BEAT_ENGINES * self.accel_rate)
+            if getattr(self, name) is None:  # what it is worked out of is checked by now
+                object.__setattr__(self, name, _DERIVED[name](self))
             v = check_number(getattr(self, name), name, 0.0, strict=True)
             if v > MAX_RATE:
                 raise BadInput(f"{name} must be at most {MAX_RATE:g}, got {v:g}", name)
