@@ -4,6 +4,7 @@ its own): every unit within its limits and out of walls, bodies never overlappin
 0.05 tile, arrivals, and how long a unit ever stood stuck."""
 
 import math
+import random
 
 import pytest
 
@@ -284,3 +285,39 @@ def test_a_tank_waits_for_the_other_to_back_into_the_bay_without_a_jam():
     assert all(u.arrived is not None for u in w.units)
     assert max(longest_stuck(u.samples, u.arrived) for u in w.units) <= 10.0
     assert not [e for e in w.events if e.kind.value == "jam"]
+
+
+EXAMPLE_UNIT = {"width": 0.8, "radius": 0.5, "speed": 2.0}
+
+
+def two_rooms(seed, method, count=20):
+    """Two rooms of random size joined by a one-tile door in a random row, ``count`` units of one
+    random kind (the issue's example unit, a person or a tank) from random tiles of the left room
+    to random tiles of the right (seeded)."""
+    rng = random.Random(seed)
+    w, h = rng.randint(6, 10), rng.randint(6, 10)
+    door = rng.randint(1, h)
+    rows = ["#" * (2 * w + 3)]
+    rows += ["#" + "." * w + ("." if y == door else "#") + "." * w + "#" for y in range(1, h + 1)]
+    rows.append("#" * (2 * w + 3))
+    left = [(x, y) for y in range(1, h + 1) for x in range(1, w + 1)]
+    starts, goals = rng.sample(left, count), rng.sample([(x + w + 1, y) for x, y in left], count)
+    unit = rng.choice([EXAMPLE_UNIT, EXAMPLE_UNIT, {"kind": "person"}, {"kind": "tank"}])
+    units = [{"id": f"u{i}", **unit, "start": [s[0] + .5, s[1] + .5, rng.uniform(-3.14, 3.14)],
+              "goal": [g[0] + .5, g[1] + .5]} for i, (s, g) in enumerate(zip(starts, goals))]
+    return {"map": rows, "seed": seed, "duration": 240, "avoidance": method, "units": units}
+
+
+def test_units_whose_ways_to_their_first_centres_cross_are_planned_again():
+    """Tanks at a door under claimed: a jam's plan started two of them off their tiles' centres,
+    and each one's way to its first centre passed the other's body, which the plan had wait for
+    it (spacing held one, the plan the other). The plan's order cannot see such a ring, and they
+    stood 43 s; a unit held so for ``RING_AFTER`` now has the round planned again."""
+    doc = two_rooms(10, "claimed")
+    assert {u.get("kind") for u in doc["units"]} == {"tank"}
+    w = run(doc)
+    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units if u.arrived is None]
+    assert overlap(w) <= TOLERANCE
+    goals = {u["id"]: u["goal"] for u in doc["units"]}
+    stuck = max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
+    assert stuck <= 20.0, stuck

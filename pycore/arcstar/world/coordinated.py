@@ -20,9 +20,10 @@ guarantee) and may drive into a tile only when every other unit planned there ea
 reached that tile's centre (a unit that started off its tile holds the tiles its body covers
 until it reaches the centre of its first). A unit waits only for units planned to be there
 earlier, or for one leaving the tile in the same tick, and such same-tick chains never close
-into a ring (no rotations), so nobody waits in a circle; ``spacing`` keeps the bodies apart
-meanwhile. A unit resting on its goal that the plan has step aside leaves only when the unit it
-makes way for is near.
+into a ring (no rotations), so nobody waits in a circle by the plan; ``spacing`` keeps the
+bodies apart meanwhile, and where a body holds a unit that the plan has it wait for (ways to
+first centres that cross), the round is planned again (``RING_AFTER``). A unit resting on its
+goal that the plan has step aside leaves only when the unit it makes way for is near.
 
 Under fog, units of one team plan on what that team knows (unknown tiles open) and plan again
 when a wall they learn lies on a plan; units of several teams together plan on the map itself.
@@ -77,6 +78,11 @@ STALLED = 8.0
 #: How many units resting on their goals, each stepping aside for the next, ``_needed`` follows
 #: (a few: such chains are short, and each link is a wait on something planned earlier).
 CHAIN = 4
+#: Seconds a unit may stand held by a body that waits, by the plan, for it (a ring the plan's
+#: order cannot see: ways to first centres that cross where bodies stand) before the round is
+#: planned again. Such rings last for good; shorter ones undo themselves (a unit pivoting in
+#: place, one braking): at 1 s, tank doors re-planned for those and stood longer.
+RING_AFTER = 3.0
 
 
 def _longest_wait(tiles: list[Tile], goal: Tile) -> int:
@@ -127,6 +133,8 @@ class Cooperative(Avoider):
         self.seen: tuple[int, int] = (0, -1)
         self.done: int | None = None  # the plans' progress summed, when it last changed
         self.active = 0.0
+        self.bodies: dict[str, tuple[str, float]] = {}  # unit -> the body holding it, when
+        self.ring_since: dict[str, float] = {}
 
     def changed(self, world: World) -> None:
         self.dirty = True
@@ -138,7 +146,44 @@ class Cooperative(Avoider):
         return [u for u in world.units if u.spec.id in self.members]
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
-        """Held units wait: the plan orders who goes first."""
+        """Held units wait: the plan orders who goes first. But a unit held by a standing body
+        that waits for it (by the plan's order, or held by its body in turn, or through others
+        so) would wait for good: after ``RING_AFTER`` the round is planned again from there."""
+        uid = u.spec.id
+        if by is None or by.speed != 0.0 or by.spec.id not in self.plans:
+            self.bodies.pop(uid, None)
+            self.ring_since.pop(uid, None)
+            return
+        self.bodies[uid] = (by.spec.id, now)
+        if not self._waits_for(by.spec.id, uid, now):
+            self.ring_since.pop(uid, None)
+            return
+        if now - self.ring_since.setdefault(uid, now) >= RING_AFTER:
+            self.dirty = True
+
+    def _waits_for(self, start: str, uid: str, now: float) -> bool:
+        """Whether ``start`` stands waiting for ``uid``: held by its body, or at the last centre
+        its plan lets it reach with ``uid`` planned on the next tile before it, or so through
+        other units that wait."""
+        seen, todo = {start}, [start]
+        while todo:
+            vid = todo.pop()
+            nxt: list[str] = []
+            body = self.bodies.get(vid)
+            if body is not None and body[1] >= now - 1e-9:
+                nxt.append(body[0])
+            plan = self.plans.get(vid)
+            if plan is not None and plan.progress >= plan.cleared and plan.cleared + 1 < len(plan.visits):
+                tile, tick = plan.visits[plan.cleared + 1]
+                nxt += [w for t, w, k in self.by_tile.get(tile, ())
+                        if t < tick and w != vid and (t >= 0 or tick > 0) and self.plans[w].progress < k]
+            for w in nxt:
+                if w == uid:
+                    return True
+                if w not in seen:
+                    seen.add(w)
+                    todo.append(w)
+        return False
 
     def keeps_standoff(self, u: UnitState) -> bool:
         return False
@@ -264,6 +309,8 @@ class Cooperative(Avoider):
 
     def _plan(self, world: World) -> None:
         self.dirty = False
+        self.bodies.clear()
+        self.ring_since.clear()
         self.done = None
         self.plans.clear()
         self.by_tile.clear()

@@ -296,6 +296,7 @@ class Local(Avoider):
         if self.group is not None and self.member(u):
             # the plan orders who goes first, but a unit outside it may stand in the way
             outsider = by if by is not None and not self.member(by) else None
+            self.group.held(world, u, None if outsider is not None else by, now)
             waited, h = self.track(u, outsider, now), self.hold(u)
             if outsider is None:
                 return
