@@ -129,6 +129,8 @@ class CooperativePlanner:
     than it came (a unit that stops on a corner to pivot takes about that long): the plan's
     timing is then nearer the time units take to drive it, so it goes straight where it can, and
     one that has to turn into a door pays for the turn, not those queued straight behind it.
+    ``fair()`` gives a planner that re-orders the agents as they wait (a fixed priority order can
+    have one agent wait at a merge while a whole file goes by).
     ``step()`` advances one tick; ``solve(max_ticks)`` runs until every agent is on its goal.
     Raises ``BadInput`` naming the field (``agents[2].goal``, ``window``, ...) for bad input.
     """
@@ -147,6 +149,8 @@ class CooperativePlanner:
         if not isinstance(turn_wait, bool):
             raise BadInput(f"turn_wait must be true or false, got {shown(turn_wait)}", "turn_wait")
         self.turn_wait = turn_wait
+        #: Agents that have stood this many ticks or more off their goals are planned first (``fair``).
+        self.fair_after: int | None = None
         self.replan_every = max(1, self.window // 2)
         self._open = ~np.asarray(tilemap.blocked, dtype=bool)
         starts, goals = self._check_agents(agents)
@@ -182,6 +186,19 @@ class CooperativePlanner:
         other.goals = [self.goals[i] for i in order]
         other._distance = [self._distance[i] for i in order]
         other._reset([self._starts[i] for i in order])
+        return other
+
+    def fair(self, after: int, window: int, replan_every: int) -> CooperativePlanner:
+        """A planner for the same agents from their starts (sharing what ``reordered`` shares)
+        whose every round plans first the agents that have stood ``after`` ticks or more on their
+        tiles, longest first, then the rest in this one's order (dynamic priorities, as in PIBT),
+        over ``window`` ticks, planned again every ``replan_every`` (often, so a waiting agent's
+        turn comes soon; a shorter window keeps that cheap)."""
+        for name, value in (("after", after), ("window", window), ("replan_every", replan_every)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise BadInput(f"{name} must be a whole number of ticks, at least 1, got {shown(value)}", name)
+        other = self.reordered(list(range(len(self.goals))))
+        other.fair_after, other.window, other.replan_every = int(after), int(window), int(replan_every)
         return other
 
     # -- input -----------------------------------------------------------------------------
@@ -313,6 +330,10 @@ class CooperativePlanner:
         If that does not settle, everyone waits one tick."""
         n = len(self.positions)
         order = [i for i in range(n) if self.positions[i] != self.goals[i]]
+        after = self.fair_after
+        if after is not None:
+            stood = {i: self._stood(i) for i in order}
+            order.sort(key=lambda i: -stood[i] if stood[i] >= after else 0)  # stable: the rest as given
         order += [i for i in range(n) if self.positions[i] == self.goals[i]]
         hold = [0] * n
         resting = frozenset(p for p, g in zip(self.positions, self.goals, strict=True) if p == g)
@@ -345,6 +366,15 @@ class CooperativePlanner:
         self._plans = [[p, p] for p in self.positions]
         self._plan_tick = self.tick
         self.jammed += 1
+
+    def _stood(self, i: int) -> int:
+        """The ticks agent ``i`` has stood on its tile so far (its last stand: counting every wait
+        since the start, tried too, did no better)."""
+        h = self.history[i]
+        k = len(h) - 1
+        while k > 0 and h[k - 1] == h[-1]:
+            k -= 1
+        return len(h) - 1 - k
 
     def _blockers(self, i: int, plans: list[list[int] | None]) -> list[int]:
         """The planned agents whose paths meet agent i's plan made as if it were alone."""

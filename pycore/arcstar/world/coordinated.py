@@ -4,8 +4,9 @@ time, and the units drive those plans in their own time without ever sharing a t
 Planning: ``search.cooperative.CooperativePlanner`` on the map's open tiles, 4 neighbours (a
 diagonal step would sweep a body over the two tiles beside it), without rotations (rings of
 units each stepping into the tile the next one leaves), from each unit's tile to its goal's
-tile, in a few priority orders keeping the plan whose longest wait is shortest (WHCA* lets the
-units it plans first go on while one planned late waits for them all), and LaCAM (complete) for
+tile, in a few priority orders (one of them re-ordered as agents wait) keeping the plan whose
+longest wait is shortest (WHCA* lets the units it plans first go on while one planned late
+waits for them all), and LaCAM (complete) for
 the round when WHCA* stalls; units with nothing to do are agents whose goal is where they
 stand, so they step aside for a passing unit (where there is no way round them) and come back.
 The whole run is planned at once, when orders change: moving units first brake to a halt, then
@@ -78,6 +79,10 @@ STALLED = 8.0
 #: How many units resting on their goals, each stepping aside for the next, ``_needed`` follows
 #: (a few: such chains are short, and each link is a wait on something planned earlier).
 CHAIN = 4
+#: The fair plan among a round's orders (``CooperativePlanner.fair``): agents that have stood
+#: ``FAIR_AFTER`` ticks go first, in rounds planned every ``FAIR_EVERY`` ticks over a window of
+#: ``FAIR_WINDOW`` (every 2 ticks over 16 found as short waits, but took twice as long).
+FAIR_AFTER, FAIR_EVERY, FAIR_WINDOW = 3, 2, 8
 #: Seconds a unit may stand held by a body that waits, by the plan, for it (a ring the plan's
 #: order cannot see: ways to first centres that cross where bodies stand) before the round is
 #: planned again. Such rings last for good; shorter ones undo themselves (a unit pivoting in
@@ -381,9 +386,10 @@ class Cooperative(Avoider):
     def _best_order(planner: CooperativePlanner, agents: list[tuple[Tile, Tile]], history: list[list[Tile]]
                     ) -> list[list[Tile]]:
         """The plan, among WHCA*'s for a few priority orders (as given, reversed, furthest from
-        the goal first, nearest first), that arrives and keeps the longest wait away from a goal
-        shortest (down to ``WAIT_OK``), then the shortest makespan: WHCA* lets the agents it
-        plans first go on while one planned late waits for all of them."""
+        the goal first, nearest first, and the fair one that puts first those that have waited),
+        that arrives and keeps the longest wait away from a goal shortest (down to ``WAIT_OK``),
+        then the shortest makespan: WHCA* lets the agents it plans first go on while one planned
+        late waits for all of them."""
         def score(h: list[list[Tile]]) -> tuple[int, int, int]:
             left = sum(p[-1] != g for p, (_, g) in zip(h, agents, strict=True))
             wait = max(_longest_wait(p, g) for p, (_, g) in zip(h, agents, strict=True))
@@ -392,11 +398,14 @@ class Cooperative(Avoider):
         way = [abs(s[0] - g[0]) + abs(s[1] - g[1]) for s, g in agents]
         far = sorted(range(n), key=lambda i: -way[i])
         best, best_score = history, score(history)
-        for order in (list(range(n))[::-1], far, far[::-1]):
-            found = planner.reordered(order).solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
+        given = list(range(n))
+        runs = [(planner.reordered(order), order) for order in (given[::-1], far, far[::-1])]
+        runs.append((planner.fair(FAIR_AFTER, FAIR_WINDOW, FAIR_EVERY), given))
+        for run, order in runs:
+            found = run.solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
             h: list[list[Tile]] = [[] for _ in range(n)]
-            for i, p in zip(order, found, strict=True):
-                h[i] = p
+            for i, path in zip(order, found, strict=True):
+                h[i] = path
             sc = score(h)
             if sc < best_score:
                 best, best_score = h, sc
