@@ -6,9 +6,9 @@ diagonal step would sweep a body over the two tiles beside it), without rotation
 units each stepping into the tile the next one leaves), from each unit's tile to its goal's
 tile, in a few priority orders (one of them re-ordered as agents wait) keeping the plan whose
 longest wait is shortest (WHCA* lets the units it plans first go on while one planned late
-waits for them all), and LaCAM (complete) for
-the round when WHCA* stalls; units with nothing to do are agents whose goal is where they
-stand, so they step aside for a passing unit (where there is no way round them) and come back.
+waits for them all), and LaCAM (complete) for the round when WHCA* stalls; units with nothing
+to do are agents whose goal is where they stand, so they step aside for a passing unit (where
+there is no way round them) and come back.
 The whole run is planned at once, when orders change: moving units first brake to a halt, then
 settle on their tiles' centres (``SETTLE_TIME``; which tile, and the way there: ``starts``), so
 every plan starts from standing units on centres; and again if units end short of their goals
