@@ -74,9 +74,6 @@ async function answer(request) {
     const resp = await fetch(request);
     if (resp.ok && resp.status === 200 && resp.type === 'basic' && (await caches.has(CACHE))) {
       await (await caches.open(CACHE)).put(request, resp.clone());
-      // A new build may have taken over between the look and the write (its activation deleted
-      // this cache, and opening it made it again): the worker on its way out takes it away.
-      if (sw.registration.active !== sw.serviceWorker) await caches.delete(CACHE);
     }
     return resp;
   } catch (e) {

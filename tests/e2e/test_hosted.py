@@ -25,6 +25,12 @@ from conftest import BOOT_TIMEOUT_MS, VIEWPORT
 pytestmark = pytest.mark.e2e
 
 PREFIX = "/arcstar/demo/"
+#: How long the page waits after the new worker took over before it reloads. A reload right after
+#: the new worker deleted the old cache came back with the old cache listed again, in its first
+#: place, in about 1 run of 4 under load (never after this wait: 8 of 8). Our reading, not proven:
+#: Chromium writes its cache index to disk a few seconds after a change, and the reload read back
+#: the index from before the deletion.
+INDEX_WRITE_MS = 6000
 
 # Before the page's own scripts: every CSP violation and console error is kept.
 WATCH = """
@@ -200,8 +206,13 @@ def test_a_new_deploy_replaces_the_old_cache(browser, served_dir: Path, tmp_path
         (site / "manifest.json").write_text(json.dumps({**manifest, "build": new}))
         (site / "sw.js").write_text(worker.replace(f"'{old}'", f"'{new}'"))
         page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
-        page.wait_for_function(f"async () => (await caches.keys()).join() === 'arcstar-{new}'",
-                               timeout=BOOT_TIMEOUT_MS)
+        # Taken over: the new worker active and nobody on the way in, and only its cache left.
+        page.wait_for_function(
+            "async () => { const r = await navigator.serviceWorker.getRegistration();"
+            " return !!r && !r.installing && !r.waiting && !!r.active && r.active.state === 'activated'"
+            f" && (await caches.keys()).join() === 'arcstar-{new}'; }}",
+            timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_timeout(INDEX_WRITE_MS)
         page.reload()
         wait_ready(page)
         assert page.evaluate("caches.keys()") == [f"arcstar-{new}"]
