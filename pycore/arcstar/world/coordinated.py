@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -179,9 +180,7 @@ class Cooperative(Avoider):
                 nxt.append(body[0])
             plan = self.plans.get(vid)
             if plan is not None and plan.progress >= plan.cleared and plan.cleared + 1 < len(plan.visits):
-                tile, tick = plan.visits[plan.cleared + 1]
-                nxt += [w for t, w, k in self.by_tile.get(tile, ())
-                        if t < tick and w != vid and (t >= 0 or tick > 0) and self.plans[w].progress < k]
+                nxt += self._ahead_of(vid, plan.visits[plan.cleared + 1])
             for w in nxt:
                 if w == uid:
                     return True
@@ -512,8 +511,11 @@ class Cooperative(Avoider):
         """Whether ``uid`` may enter ``visit``'s tile: every unit planned there before it has
         reached the centre of that tile (a unit that started off its tile covering this one: the
         centre of its first tile). Its own start tile it is on already."""
+        return next(self._ahead_of(uid, visit), None) is None
+
+    def _ahead_of(self, uid: str, visit: tuple[Tile, int]) -> Iterator[str]:
+        """The units ``uid`` waits for before it enters ``visit``'s tile (``_cleared``)."""
         tile, tick = visit
         for t, vid, k in self.by_tile.get(tile, ()):
             if t < tick and vid != uid and (t >= 0 or tick > 0) and self.plans[vid].progress < k:
-                return False
-        return True
+                yield vid
