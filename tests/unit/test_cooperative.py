@@ -221,6 +221,50 @@ def test_with_turn_wait_agents_never_collide_nor_turn_without_a_stop(seed: int) 
     assert arrived(paths, agents)
 
 
+def shortest_stand_before_a_turn(path: list[tuple[int, int]]) -> int | None:
+    """The fewest ticks the agent stood on a corner before it left in a new direction (None: it
+    never turned), read from its tiles alone."""
+    moves = [(k, (b[0] - a[0], b[1] - a[1])) for k, (a, b) in enumerate(zip(path, path[1:])) if a != b]
+    out = None
+    for (k0, d0), (k1, d1) in zip(moves, moves[1:]):
+        if d0 != d1:
+            out = k1 - k0 - 1 if out is None else min(out, k1 - k0 - 1)
+    return out
+
+
+@pytest.mark.parametrize("ticks", [0, 1, 3])
+def test_an_agent_given_turn_ticks_stands_that_long_on_each_corner(ticks: int) -> None:
+    """The L-shaped way with ``turn_wait`` as ticks per agent: it stands exactly that many on
+    the corner (the way is free, so no longer), and arrives that many later than turning as it
+    goes."""
+    tilemap, _ = grid(["#######", "#.....#", "#####.#", "#####.#", "#######"])
+    agents = [((1, 1), (5, 3))]
+    plain = CooperativePlanner(tilemap, agents, neighbours=4).solve(50)[0]
+    timed = CooperativePlanner(tilemap, agents, neighbours=4, turn_wait=[ticks]).solve(50)[0]
+    assert timed[-1] == (5, 3)
+    assert shortest_stand_before_a_turn(timed) == ticks
+    assert len(timed) == len(plain) + ticks
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_agents_with_their_own_turn_ticks_never_collide_and_stand_before_each_turn(seed: int) -> None:
+    """Ten agents on open maps, each with 0 to 3 ticks a turn, in the given order and reordered
+    (the ticks follow their agents): no conflicts, and every turn after at least its agent's
+    ticks on the corner (unless LaCAM, which knows no turns, planned the run)."""
+    open_, agents = open_map_agents(seed)
+    ticks = [k % 4 for k in range(len(agents))]
+    planner = CooperativePlanner(TileMap.from_blocked(~open_), agents, neighbours=4, turn_wait=ticks)
+    order = list(range(len(agents)))[::-1]
+    for run, mine in ((planner, ticks), (planner.reordered(order), [ticks[i] for i in order])):
+        paths = run.solve(500)
+        assert violations(paths, open_, 4) == []
+        if not run.completed:
+            for path, k in zip(paths, mine, strict=True):
+                stood = shortest_stand_before_a_turn(path)
+                assert stood is None or stood >= k
+
+
 def test_no_agents_and_zero_ticks() -> None:
     tilemap, _ = grid(CORRIDOR)
     assert CooperativePlanner(tilemap, []).solve(5) == []
@@ -242,6 +286,11 @@ def test_no_agents_and_zero_ticks() -> None:
     ([((1, 1), (9, 1))], {"window": 2.5}, "window"),
     ([((1, 1), (9, 1))], {"neighbours": 6}, "neighbours"),
     ([((1, 1), (9, 1))], {"turn_wait": "yes"}, "turn_wait"),
+    ([((1, 1), (9, 1))], {"turn_wait": [1, 2]}, "turn_wait"),           # one per agent
+    ([((1, 1), (9, 1))], {"turn_wait": [-1]}, "turn_wait"),
+    ([((1, 1), (9, 1))], {"turn_wait": [10**9]}, "turn_wait"),          # a search of a billion states a tile
+    ([((1, 1), (9, 1))], {"turn_wait": [1.5]}, "turn_wait"),
+    ([((1, 1), (9, 1))], {"turn_wait": [True]}, "turn_wait"),
 ])
 def test_bad_input_names_the_field(agents: object, kwargs: dict, field: str) -> None:
     tilemap, _ = grid(CORRIDOR)

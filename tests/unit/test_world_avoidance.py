@@ -322,3 +322,28 @@ def test_units_whose_ways_to_their_first_centres_cross_are_planned_again():
     goals = {u["id"]: u["goal"] for u in doc["units"]}
     stuck = max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
     assert stuck <= 20.0, stuck
+
+
+def test_a_cooperative_plan_gives_a_tank_two_ticks_on_each_corner_and_a_person_one():
+    """Tanks pivot slowly for their speed (a quarter turn takes them as long as 4 tiles), so their
+    plans stand 2 ticks on a corner before they turn, where a person's stand 1: the plan's timing
+    stays near the time units take to drive it. Read from each round's plan: the tick a unit
+    enters each tile, so it stood on a corner from entering it to leaving it."""
+    rows = ["############", *["#..........#"] * 8, "############"]
+    units = [{"id": f"{kind}{i}", "kind": kind, "start": [1.5 + 2 * i, 1.5 + 3 * k, 0.0],
+              "goal": [10.5 - 2 * i, 8.5 - 3 * k]}
+             for k, kind in enumerate(("tank", "person")) for i in range(3)]
+    sc = read_scenario({"map": rows, "seed": 1, "duration": 60, "avoidance": "cooperative", "units": units})
+    w = sc.world
+    stands = {u["id"]: [] for u in units}
+    while w.busy and w.time < sc.duration:
+        w.step()
+        for uid, plan in w.avoider.plans.items():
+            v = plan.visits
+            stands[uid] += [tc - tb - 1 for (a, _), (b, tb), (c, tc) in zip(v, v[1:], v[2:])
+                            if (b[0] - a[0], b[1] - a[1]) != (c[0] - b[0], c[1] - b[1])]
+    assert all(u.arrived is not None for u in w.units)
+    for uid, seen in stands.items():
+        assert seen, uid  # every unit's way here has a corner
+        assert min(seen) >= (2 if uid.startswith("tank") else 1), (uid, seen)
+    assert any(min(seen) == 1 for uid, seen in stands.items() if uid.startswith("person"))

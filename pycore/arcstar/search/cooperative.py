@@ -12,7 +12,7 @@ holding what the agents before it have claimed, then claims its own path:
 Moves are those of ``search.grid.GridGraph`` on the map's open tiles: 4 or 8 neighbours, a
 diagonal only when both orthogonal tiles beside it are open (Lester's no-corner-cutting rule).
 Every move (straight or diagonal) and every wait takes one tick and costs 1 (with ``turn_wait``,
-a change of direction first takes a wait); waiting on one's own
+a change of direction first takes a wait, or an agent's own number of them); waiting on one's own
 goal costs 0, so an agent that has arrived prefers to stay. Terrain costs are ignored: the plan
 is in ticks, which is what the reservations are counted in. Other agents never block diagonals
 (agents are points).
@@ -59,6 +59,9 @@ DEFAULT_WINDOW = 16
 #: arrived out of its place (it would step aside and stand beside its goal until the other
 #: passed). Where there is no way round, the resting agent still steps aside.
 RESTING_COST = 4
+#: The most ticks ``turn_wait`` may give one agent's turn (each is a state more per tile for
+#: its search: a larger number only slows planning).
+MAX_TURN_TICKS = 16
 
 
 class _Reservations:
@@ -129,6 +132,8 @@ class CooperativePlanner:
     than it came (a unit that stops on a corner to pivot takes about that long): the plan's
     timing is then nearer the time units take to drive it, so it goes straight where it can, and
     one that has to turn into a door pays for the turn, not those queued straight behind it.
+    ``turn_wait`` may also give each agent its own number of ticks (0: it turns as it goes), for
+    units that pivot slowly for their speed.
     ``fair()`` gives a planner that re-orders the agents as they wait (a fixed priority order can
     have one agent wait at a merge while a whole file goes by).
     ``step()`` advances one tick; ``solve(max_ticks)`` runs until every agent is on its goal.
@@ -136,7 +141,8 @@ class CooperativePlanner:
     """
 
     def __init__(self, tilemap: TileMap, agents: Sequence[tuple[Tile, Tile]], window: int = DEFAULT_WINDOW,
-                 neighbours: int = 8, gap: bool = False, rotations: bool = True, turn_wait: bool = False) -> None:
+                 neighbours: int = 8, gap: bool = False, rotations: bool = True,
+                 turn_wait: bool | Sequence[int] = False) -> None:
         if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
             raise BadInput(f"window must be a whole number of ticks, at least 1, got {shown(window)}", "window")
         if isinstance(neighbours, bool) or neighbours not in (4, 8):
@@ -146,9 +152,6 @@ class CooperativePlanner:
         self.neighbours = int(neighbours)
         self.gap = bool(gap)
         self.rotations = bool(rotations)
-        if not isinstance(turn_wait, bool):
-            raise BadInput(f"turn_wait must be true or false, got {shown(turn_wait)}", "turn_wait")
-        self.turn_wait = turn_wait
         #: Agents that have stood this many ticks or more off their goals are planned first (``fair``).
         self.fair_after: int | None = None
         self.replan_every = max(1, self.window // 2)
@@ -156,6 +159,8 @@ class CooperativePlanner:
         starts, goals = self._check_agents(agents)
         self._adjacent = self._adjacency()
         self.goals = goals
+        #: Per agent, the ticks it stands on a corner before it leaves in a new direction.
+        self.turn_ticks = self._check_turns(turn_wait, len(goals))
         self._distance = [self._distances_to(g) for g in goals]
         for i, s in enumerate(starts):
             if self._distance[i][s] < 0:
@@ -184,6 +189,7 @@ class CooperativePlanner:
             raise BadInput(f"order must list each of the {n} agents' indices once, got {shown(order)}", "order")
         other = copy.copy(self)
         other.goals = [self.goals[i] for i in order]
+        other.turn_ticks = [self.turn_ticks[i] for i in order]
         other._distance = [self._distance[i] for i in order]
         other._reset([self._starts[i] for i in order])
         return other
@@ -236,6 +242,18 @@ class CooperativePlanner:
         return starts, goals
 
     # -- the grid --------------------------------------------------------------------------
+    @staticmethod
+    def _check_turns(turn_wait: object, n: int) -> list[int]:
+        """``turn_wait`` as ticks per agent."""
+        if isinstance(turn_wait, bool):
+            return [int(turn_wait)] * n
+        if not (isinstance(turn_wait, (list, tuple)) and len(turn_wait) == n and all(
+                not isinstance(k, bool) and isinstance(k, (int, np.integer)) and 0 <= k <= MAX_TURN_TICKS
+                for k in turn_wait)):
+            raise BadInput(f"turn_wait must be true, false or a whole number of ticks (0 to {MAX_TURN_TICKS}) "
+                           f"for each of the {n} agents, got {shown(turn_wait)}", "turn_wait")
+        return [int(k) for k in turn_wait]
+
     def _adjacency(self) -> list[tuple[int, ...]]:
         """Per flat tile, the tiles one move away (diagonals only past two open sides)."""
         w, h, ok = self.width, self.height, self._open
@@ -281,26 +299,27 @@ class CooperativePlanner:
         end = t0 + self.window
         if any(not table.free(start, t0 + k, i) for k in range(1, hold + 1)):
             return None
-        turns = self.turn_wait
-        # a state: (tile, tick, the move that brought it there: 0 once it stands), at first the
-        # move it made last (a plan goes on from where the last one left it, moving)
-        came0 = 0
-        if turns and not hold and len(self.history[i]) >= 2:
-            came0 = self.history[i][-1] - self.history[i][-2]
-        first = (start, t0 + hold, came0)
-        g_of: dict[tuple[int, int, int], int] = {first: 0}
-        parent: dict[tuple[int, int, int], tuple[int, int, int]] = {
-            (start, t0 + k + 1, 0): (start, t0 + k, 0) for k in range(hold)}
-        heap = [(dist[start], dist[start], 0, start, t0 + hold, came0)]
+        turns = self.turn_ticks[i]
+        # a state: (tile, tick, the move that brought it there: 0 once it has stood ``turns``
+        # ticks, the ticks it has stood since), at first as the agent's history leaves it (a
+        # plan goes on from where the last one left it, moving or part way through a stand)
+        came0, stood0 = 0, 0
+        if turns and not hold:
+            came0, stood0 = self._came(i, turns)
+        first = (start, t0 + hold, came0, stood0)
+        g_of: dict[tuple[int, int, int, int], int] = {first: 0}
+        parent: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {
+            (start, t0 + k + 1, 0, 0): (start, t0 + k, 0, 0) for k in range(hold)}
+        heap = [(dist[start], dist[start], 0, first)]
         order = 1
         while heap:
-            f, _h, _o, u, t, came = heapq.heappop(heap)
-            g = g_of[(u, t, came)]
+            f, _h, _o, state = heapq.heappop(heap)
+            u, t, came, stood = state
+            g = g_of[state]
             if f > g + dist[u]:
                 continue  # a stale entry
             if t == end:
                 path = [u]
-                state = (u, t, came)
                 while state in parent:
                     state = parent[state]
                     path.append(state[0])
@@ -308,19 +327,36 @@ class CooperativePlanner:
             for v in (u, *self._adjacent[u]):
                 step = v - u
                 if turns and step and came and step != came:
-                    continue  # a turn: it stands a tick on the corner first
+                    continue  # a turn: it stands ``turns`` ticks on the corner first
                 if not table.free(v, t + 1, i) or (v != u and not table.swap_free(u, v, t)):
                     continue
                 if not self.rotations and v != u and table.closes_ring(u, v, t):
                     continue
                 ng = g + (0 if v == u == goal else 1) + (RESTING_COST if v != u and v in resting else 0)
-                key = (v, t + 1, step if turns else 0)
+                if not turns:
+                    key = (v, t + 1, 0, 0)
+                elif step:
+                    key = (v, t + 1, step, 0)
+                else:
+                    key = (v, t + 1, 0, 0) if stood + 1 >= turns else (v, t + 1, came, stood + 1)
                 if ng < g_of.get(key, 1 << 30):
                     g_of[key] = ng
-                    parent[key] = (u, t, came)
-                    heapq.heappush(heap, (ng + dist[v], dist[v], order, v, t + 1, key[2]))
+                    parent[key] = state
+                    heapq.heappush(heap, (ng + dist[v], dist[v], order, key))
                     order += 1
         return None
+
+    def _came(self, i: int, turns: int) -> tuple[int, int]:
+        """Agent ``i``'s last move and the ticks it has stood since (a move and 0 once it has
+        stood ``turns``: it may leave any way)."""
+        h = self.history[i]
+        k = len(h) - 1
+        while k > 0 and h[k - 1] == h[k]:
+            k -= 1
+        stood = len(h) - 1 - k
+        if k == 0 or stood >= turns:
+            return 0, 0
+        return h[k] - h[k - 1], stood
 
     def _plan_round(self) -> None:
         """Plan every agent for the next window, in priority order. When an agent is boxed in,
