@@ -347,3 +347,18 @@ def test_a_cooperative_plan_gives_a_tank_two_ticks_on_each_corner_and_a_person_o
         assert seen, uid  # every unit's way here has a corner
         assert min(seen) >= (2 if uid.startswith("tank") else 1), (uid, seen)
     assert any(min(seen) == 1 for uid, seen in stands.items() if uid.startswith("person"))
+
+
+def test_units_that_stand_re_planning_round_each_other_are_a_jam_in_seconds():
+    """The issue's example units at an unseen door under pinter: two stood face to face from the
+    start, each re-planning round the other's claims every second or two, so neither was ever
+    held ``JAM_AFTER`` without a break and the 12 s watchdog took them in only after 12.5 s.
+    Standing still ``STILL_AFTER`` is a jam too."""
+    doc = two_rooms(125, "pinter")
+    assert "kind" not in doc["units"][0]
+    w = run(doc)
+    assert all(u.arrived is not None for u in w.units)
+    assert overlap(w) <= TOLERANCE
+    goals = {u["id"]: u["goal"] for u in doc["units"]}
+    stuck = max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
+    assert stuck <= 10.0, stuck
