@@ -362,3 +362,19 @@ def test_units_that_stand_re_planning_round_each_other_are_a_jam_in_seconds():
     goals = {u["id"]: u["goal"] for u in doc["units"]}
     stuck = max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
     assert stuck <= 10.0, stuck
+
+
+def test_a_unit_asked_to_step_off_its_goal_later_waits_on_the_goal_itself():
+    """People at an unseen door under pinter: a jam's plan had one, still short of its goal and
+    on the goal's tile, step aside later for a unit passing; it was sent straight towards the
+    tile it would step to and stopped where the plan's count put its tile's centre, 6 cm short
+    of its goal, for 30 s (standing, not arrived). Until it may leave its tile it drives to the
+    centre (its goal), and waits there."""
+    doc = two_rooms(121, "pinter")
+    assert doc["units"][0].get("kind") == "person"
+    w = run(doc)
+    assert all(u.arrived is not None for u in w.units)
+    assert overlap(w) <= TOLERANCE
+    goals = {u["id"]: u["goal"] for u in doc["units"]}
+    stuck = max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
+    assert stuck <= 10.0, stuck

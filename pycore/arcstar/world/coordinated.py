@@ -460,9 +460,12 @@ class Cooperative(Avoider):
             nxt = (tiles[1][0] + 0.5, tiles[1][1] + 0.5)
             ahead = math.hypot(nxt[0] - u.x, nxt[1] - u.y)
             if self._cleared(u.spec.id, plan.visits[plan.start + 1]) and \
+                    self._needed(u.spec.id, plan, plan.start) and \
                     swept_line_clear(world.map, (u.x, u.y), nxt, u.spec.width) and \
                     passes_bodies(world, u, (u.x, u.y), nxt, MARGIN):
-                # off its tile's centre and free to leave it: straight on to the next (the unit
+                # off its tile's centre and free to leave it (``_needed``: a unit on its goal that
+                # steps aside later waits on the goal's centre, not short of it, where the plan's
+                # count of visits put the centre along this line): straight on to the next (the unit
                 # that follows into this tile may have closed up to where the centre's far side
                 # is), unless that line cuts past a body beside it (a unit there may be planned
                 # to wait for this one, and spacing would hold this one for it); a unit that must
