@@ -131,9 +131,7 @@ def test_no_unit_waits_at_the_door_longer_than_ten_seconds(method, seed, unit):
     fair one (agents that have waited planned first). Not every door meets it: bench/ sweeps
     other seeds and reports each one's longest wait."""
     doc = presets.door(count=20, avoidance=method, seed=seed, unit=unit)
-    w = run(doc)
-    goals = {u["id"]: u["goal"] for u in doc["units"]}
-    stuck = max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
+    stuck = longest_stand(doc, run(doc))
     assert stuck <= 10.0 + 1e-9, stuck
 
 
@@ -291,6 +289,22 @@ def test_a_tank_waits_for_the_other_to_back_into_the_bay_without_a_jam():
 EXAMPLE_UNIT = {"width": 0.8, "radius": 0.5, "speed": 2.0}
 
 
+def longest_stand(doc, w):
+    """The longest any unit of ``doc`` run as ``w`` stood before it arrived (``longest_stuck``;
+    standing on its goal not counted)."""
+    goals = {u["id"]: u["goal"] for u in doc["units"]}
+    return max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
+
+
+def through(doc):
+    """Run ``doc``: every unit arrives and no two bodies overlap by more than ``TOLERANCE``;
+    the longest stand (``longest_stand``)."""
+    w = run(doc)
+    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units if u.arrived is None]
+    assert overlap(w) <= TOLERANCE
+    return longest_stand(doc, w)
+
+
 def two_rooms(seed, method, count=20):
     """Two rooms of random size joined by a one-tile door in a random row, ``count`` units of one
     random kind (the issue's example unit, a person or a tank) from random tiles of the left room
@@ -316,11 +330,7 @@ def test_units_whose_ways_to_their_first_centres_cross_are_planned_again():
     stood 43 s; a unit held so for ``RING_AFTER`` now has the round planned again."""
     doc = two_rooms(10, "claimed")
     assert {u.get("kind") for u in doc["units"]} == {"tank"}
-    w = run(doc)
-    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units if u.arrived is None]
-    assert overlap(w) <= TOLERANCE
-    goals = {u["id"]: u["goal"] for u in doc["units"]}
-    stuck = max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
+    stuck = through(doc)
     assert stuck <= 20.0, stuck
 
 
@@ -356,11 +366,7 @@ def test_units_that_stand_re_planning_round_each_other_are_a_jam_in_seconds():
     Standing still ``STILL_AFTER`` is a jam too."""
     doc = two_rooms(125, "pinter")
     assert "kind" not in doc["units"][0]
-    w = run(doc)
-    assert all(u.arrived is not None for u in w.units)
-    assert overlap(w) <= TOLERANCE
-    goals = {u["id"]: u["goal"] for u in doc["units"]}
-    stuck = max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
+    stuck = through(doc)
     assert stuck <= 10.0, stuck
 
 
@@ -372,9 +378,5 @@ def test_a_unit_asked_to_step_off_its_goal_later_waits_on_the_goal_itself():
     centre (its goal), and waits there."""
     doc = two_rooms(121, "pinter")
     assert doc["units"][0].get("kind") == "person"
-    w = run(doc)
-    assert all(u.arrived is not None for u in w.units)
-    assert overlap(w) <= TOLERANCE
-    goals = {u["id"]: u["goal"] for u in doc["units"]}
-    stuck = max(longest_stuck(u.samples, u.arrived, goal=goals[u.id]) for u in w.units)
+    stuck = through(doc)
     assert stuck <= 10.0, stuck

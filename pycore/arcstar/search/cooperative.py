@@ -349,11 +349,8 @@ class CooperativePlanner:
     def _came(self, i: int, turns: int) -> tuple[int, int]:
         """Agent ``i``'s last move and the ticks it has stood since (a move and 0 once it has
         stood ``turns``: it may leave any way)."""
-        h = self.history[i]
-        k = len(h) - 1
-        while k > 0 and h[k - 1] == h[k]:
-            k -= 1
-        stood = len(h) - 1 - k
+        h, stood = self.history[i], self._stood(i)
+        k = len(h) - 1 - stood  # the tick it last moved into its tile (0: it never moved)
         if k == 0 or stood >= turns:
             return 0, 0
         return h[k] - h[k - 1], stood

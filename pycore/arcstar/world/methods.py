@@ -203,8 +203,7 @@ class Local(Avoider):
             a = self._anchors.get(uid)
             if a is None or not u.busy or self.member(u) or math.hypot(u.x - a[0], u.y - a[1]) > UNSTUCK_MOVE \
                     or self._by_refuge(world, u):
-                self._anchors[uid] = (u.x, u.y, now)
-                self._still[uid] = (u.x, u.y, now)
+                self._anchors[uid] = self._still[uid] = (u.x, u.y, now)
                 continue
             b = self._still.get(uid)
             if b is None or (u.x, u.y) != (b[0], b[1]):
