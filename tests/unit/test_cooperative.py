@@ -12,7 +12,7 @@ from collections import deque
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from arcstar.maps.tilemap import TileMap
@@ -167,22 +167,30 @@ def open_map_agents(seed: int) -> tuple[np.ndarray, list]:
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), neighbours=st.sampled_from([4, 8]), window=st.sampled_from([4, 8, 16]))
+@example(seed=4905, neighbours=4, window=8)  # WHCA* alone stalls here (below)
 def test_random_open_maps_ten_agents(seed: int, neighbours: int, window: int) -> None:
-    """On open maps (10% walls) ten agents never collide, and all arrive.
+    """On open maps (10% walls) ten agents never collide, and with LaCAM to finish what WHCA*
+    cannot (``complete``, as the world plans) all arrive.
 
     WHCA* is not complete: agents can deadlock in narrow places, and with a window as short as
     4 ticks two agents see each other too late to use a side tile (a 400-example run found such
     a map). Goals are kept two tiles apart: a 1,200-map run found two goals side by side in a
     dead-end pocket, where the "resting agents give way" rule makes the two agents push each
-    other out in turn for ever (a livelock). So arrival is asserted only on maps this open,
-    goals so spread, and windows of 8 ticks or more; no conflicts is asserted always."""
+    other out in turn for ever (a livelock). And with a window of 8, on seed 4905 two agents
+    head-on in a one-tile column with a third resting on its goal between them wait for ever
+    (about 1 map in 1,500; it failed this test now and then, arrival being asserted of WHCA*
+    alone). So arrival is asserted, for windows of 8 ticks or more, of WHCA* with LaCAM
+    (1,500 random maps: all arrived); no conflicts is asserted of both always."""
     open_, agents = open_map_agents(seed)
-    planner = CooperativePlanner(TileMap.from_blocked(~open_), agents, window=window, neighbours=neighbours)
-    paths = planner.solve(500)
+    tilemap = TileMap.from_blocked(~open_)
+    paths = CooperativePlanner(tilemap, agents, window=window, neighbours=neighbours).solve(500)
     assert violations(paths, open_, neighbours) == []
     if window >= 8:
-        assert arrived(paths, agents), f"not all arrived in {len(paths[0]) - 1} ticks"
-        assert len(paths[0]) - 1 <= 200
+        full = CooperativePlanner(tilemap, agents, window=window, neighbours=neighbours).solve(
+            500, stall=48, complete=5000)
+        assert violations(full, open_, neighbours) == []
+        assert arrived(full, agents), f"not all arrived in {len(full[0]) - 1} ticks"
+        assert len(full[0]) - 1 <= 200
 
 
 def turns_without_a_stop(path: list[tuple[int, int]]) -> int:
