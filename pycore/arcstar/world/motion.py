@@ -146,7 +146,8 @@ class Mover:
         #: yet), filled in as Pinter's claims ask (``methods.claim``).
         self.bodies: dict[float, list[tuple[tuple[int, int], ...] | None]] = {}
         self._last_entry: int | None = None
-        self._turns: tuple[list[float], list[float], list[int], list[int]] | None = None
+        self._xy_lists: tuple[list[float], list[float]] | None = None
+        self._turns: tuple[list[int], list[int]] | None = None
 
     @property
     def gear(self) -> int:
@@ -224,16 +225,25 @@ class Mover:
         checks ask for several a unit every tick). Between two turns of a coordinate (where it
         stops rising and falls, or the other way) it only rises or falls, so its least and
         greatest values lie at the ends of the range or on a turn inside it."""
+        xs, ys = self.xy_lists()
         kept = self._turns
         if kept is None:
             xy = self.points()[1]
-            kept = self._turns = (xy[:, 0].tolist(), xy[:, 1].tolist(), _turns(xy[:, 0]), _turns(xy[:, 1]))
-        xs, ys, tx, ty = kept
+            kept = self._turns = (_turns(xy[:, 0]), _turns(xy[:, 1]))
+        tx, ty = kept
         if i1 >= len(xs):
             i1 = len(xs) - 1
         x0, x1 = _extent(xs, tx, i0, i1)
         y0, y1 = _extent(ys, ty, i0, i1)
         return x0, y0, x1, y1
+
+    def xy_lists(self) -> tuple[list[float], list[float]]:
+        """The x and the y of ``points()`` as two lists, made once: ``spacing``'s checks scan a
+        few of them at a time, for which Python floats cost a fraction of numpy calls."""
+        if self._xy_lists is None:
+            xy = self.points()[1]
+            self._xy_lists = xy[:, 0].tolist(), xy[:, 1].tolist()
+        return self._xy_lists
 
     def dists(self) -> list[float]:
         """The distances of ``points()`` as a list (indexing a list costs a fraction of indexing

@@ -12,7 +12,7 @@ Units move one after another in a tick, so each sees the others where they alrea
 
 Bodies that are not in the way now but will be are met too: where the path ahead crosses the
 path another moving unit (at ``VMIN`` or faster) will take before it could stop, at about the
-same time (``crossing``), the unit that would get there later brakes for the place; the other
+same time (``_crossing``), the unit that would get there later brakes for the place; the other
 goes first.
 
 This is the part of Lester's "waiting when the other unit will clear" that keeps bodies apart;
@@ -28,6 +28,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from ..geometry.primitives import JOINT_TOL
 
 if TYPE_CHECKING:
     from .motion import Mover
@@ -45,12 +47,12 @@ WINDOW, VMIN = 1.5, 0.3
 HEAD_ON = -0.5
 #: Neighbour cells (tiles on a side).
 CELL = 4
+#: How far apart two points of a path may lie beyond the length of path between them (tiles):
+#: its joints may part by ``JOINT_TOL`` each, and a way ahead crosses far fewer than a thousand.
+JOINT_SLACK = 1000 * JOINT_TOL
 
 #: A unit's way ahead: distances along its path, points (k, 2), times it gets to them (s).
 Way = tuple[np.ndarray, np.ndarray, np.ndarray]
-#: Points as two contiguous arrays, x and y: what the checks compute on (in Pyodide, arithmetic on
-#: a column of a (k, 2) array, a strided view, costs two to three times as much).
-XY = tuple[np.ndarray, np.ndarray]
 #: An axis-aligned box (x0, y0, x1, y1), tiles.
 Box = tuple[float, float, float, float]
 
@@ -85,44 +87,26 @@ class Neighbours:
         return [e for e in self._entries[bisect_left(cx, int((x - r) // CELL)):bisect_right(cx, int((x + r) // CELL))]
                 if y0 <= e[0] <= y1]
 
-    def way(self, j: UnitState, dt: float) -> Way | None:
-        """``ahead_of(j, dt)``, kept until j moves (units move one after another in a tick, and
-        each unit's way is asked for by every unit near it)."""
-        kept = self._ahead(j, dt)
-        if kept is None:
-            return None
-        if kept.way is None:  # made when first asked for: most units ask only for its box
-            assert kept.span is not None
-            j0, j1 = kept.span
-            jdist, jxy = kept.mover.points(SPACING)
-            kept.way = jdist[j0:j1 + 1], jxy[j0:j1 + 1], kept.times()
-        return kept.way
-
-    def way_xy(self, j: UnitState, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """``way(j, dt)``'s points as x and y (``XY``) and its times: what the checks use."""
-        kept = self._ways.get(j.spec.id)
-        if kept is not None and kept.xy is not None and kept.mover is j.mover and kept.s == kept.mover.s:
-            return kept.xy  # kept, as in ``way_box``
-        kept = self._ahead(j, dt)
-        if kept is None:
-            return None
-        if kept.xy is None:
-            assert kept.span is not None
-            j0, j1 = kept.span
-            xs, ys = kept.mover.columns()
-            kept.xy = xs[j0:j1 + 1], ys[j0:j1 + 1], kept.times()
-        return kept.xy
-
     def way_box(self, j: UnitState, dt: float) -> Box | None:
-        """The bounding box of ``way(j, dt)`` (None: no way)."""
+        """The bounding box of j's way ahead (``ahead_of``; None: no way)."""
         kept = self._ways.get(j.spec.id)
         if kept is not None and kept.mover is j.mover and kept.s == kept.mover.s:
             return kept.box  # ``_ahead``'s hit, inlined: units near each other ask for each other's box
         kept = self._ahead(j, dt)
         return None if kept is None else kept.box
 
+    def on_way(self, j: UnitState, dt: float, x: float, y: float, clear: float) -> bool:
+        """Whether j's way ahead (``ahead_of``) runs within ``clear`` of the point (x, y)."""
+        kept = self._ahead(j, dt)
+        if kept is None:
+            return False
+        assert kept.span is not None
+        j0, j1 = kept.span
+        xs, ys = kept.mover.xy_lists()
+        return _first_near(xs, ys, kept.mover.dists(), j0, j1, x, y, clear) >= 0
+
     def _ahead(self, j: UnitState, dt: float) -> _Ahead | None:
-        """What ``way`` and ``way_box`` are made from, kept while j's mover and its distance
+        """j's way ahead as the checks read it (``_Ahead``), kept while j's mover and its distance
         along it stay the same (the speed is the one j had when first asked: a unit that brakes
         to a halt in a tick stays where it was)."""
         m = j.mover
@@ -138,24 +122,12 @@ class Neighbours:
 
 class _Ahead:
     """A unit's way ahead as ``Neighbours`` keeps it: its mover, distance along and speed when
-    made, the span of its ``points()`` it covers (None: no way), their bounding box, and
-    ``ahead_of``'s arrays once asked for (as a ``Way``, and as x, y and times)."""
+    made, the span of its ``points()`` it covers (None: no way) and their bounding box."""
 
-    __slots__ = ("mover", "s", "v", "span", "box", "way", "xy", "_times")
+    __slots__ = ("mover", "s", "v", "span", "box")
 
     def __init__(self, mover: Mover, s: float, v: float, span: tuple[int, int] | None, box: Box | None) -> None:
         self.mover, self.s, self.v, self.span, self.box = mover, s, v, span, box
-        self.way: Way | None = None
-        self.xy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._times: np.ndarray | None = None
-
-    def times(self) -> np.ndarray:
-        """When the unit gets to the points of its way (s), at its speed (``VMIN`` at least)."""
-        if self._times is None:
-            assert self.span is not None
-            j0, j1 = self.span
-            self._times = (self.mover.points(SPACING)[0][j0:j1 + 1] - self.s) / max(self.v, VMIN)
-        return self._times
 
 
 def approaching(j: UnitState, x: float, y: float) -> bool:
@@ -177,145 +149,113 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     reach = reach_of(u, dt)
     half = u.spec.width / 2.0
     # Only units that could touch the way ahead this tick: within reach of a body where they stand,
-    # or, moving, within reach of their own way ahead (``crossing``).
+    # or, moving, within reach of their own way ahead (``_crossing``).
     x, y = u.x, u.y
     fixed = reach + SPACING + half  # + j's half width + MARGIN: where the bodies touch
-    others: list[tuple[UnitState, bool, float]] = []  # (unit, whether it moves at VMIN or faster, half width)
+    # (unit, how far its way ahead reaches when it moves at VMIN or faster (else -1), half width)
+    others: list[tuple[UnitState, float, float]] = []
     for _, j, jhalf in near.around(x, y, reach + half + near.widest / 2.0 + STANDOFF):
         if j is u:
             continue
         d = math.hypot(j.x - x, j.y - y)
         touch = fixed + jhalf + MARGIN
         jm = j.mover
-        fast = jm is not None and not -VMIN < j.speed < VMIN  # abs(j.speed) >= VMIN, without the call
-        if d < touch + STANDOFF:
-            others.append((j, fast, jhalf))
-        elif fast:
-            assert jm is not None
+        if jm is not None and not -VMIN < j.speed < VMIN:  # abs(j.speed) >= VMIN, without the call
             jv = jm.v  # reach_of(j, dt), inlined: this loop runs for every unit near every unit
-            if d < touch + (jv * jv / (2.0 * jm.brake_rate) + (jv + jm.accel_rate * dt) * dt + 1.0) + SPACING:
-                others.append((j, fast, jhalf))
+            jreach = jv * jv / (2.0 * jm.brake_rate) + (jv + jm.accel_rate * dt) * dt + 1.0
+            if d < touch + (STANDOFF if STANDOFF > jreach + SPACING else jreach + SPACING):
+                others.append((j, jreach, jhalf))
+        elif d < touch + STANDOFF:
+            others.append((j, -1.0, jhalf))
     if not others:
         return math.inf, None
-    dist = m.points(SPACING)[0]
+    ds = m.dists()
     i0 = m.after(m.s)
-    if i0 >= len(dist):
+    if i0 >= len(ds):
         return math.inf, None
     i1 = m.after(m.s + reach)
-    xs, ys = m.columns()
-    ahead = xs[i0:i1 + 1], ys[i0:i1 + 1]
-    box = m.box(i0, i1)  # bounds(ahead), without numpy
+    if i1 >= len(ds):
+        i1 = len(ds) - 1
+    box = m.box(i0, i1)  # the way's bounds, without numpy
     # The exact checks below are costly; a unit whose body (or way) stays clear of the way's
     # bounding box can take no part in them.
-    still = [j for j, _, jhalf in others if off_box(box, j.x, j.y) < half + jhalf + MARGIN + STANDOFF]
-    moving = [j for j, fast, jhalf in others
-              if fast and boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN)]
+    still: list[UnitState] = []
+    moving: list[UnitState] = []
+    for j, jreach, jhalf in others:
+        off = off_box(box, j.x, j.y)
+        if off < half + jhalf + MARGIN + STANDOFF:
+            still.append(j)
+        # its way's points lie within its reach (and a point) of it: farther off, its box need not be made
+        if jreach >= 0.0 and off < jreach + SPACING + JOINT_SLACK + half + jhalf + MARGIN and \
+                boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN):
+            moving.append(j)
     best, who = math.inf, None
     if still:
-        best, who = _standing(u, still, near, dt, dist[i0:i1 + 1], ahead, standoff, margin)
+        best, who = _standing(u, still, near, dt, i0, i1, standoff, margin)
     if moving:
-        times = (dist[i0:i1 + 1] - m.s) / max(m.v, VMIN)
         for j in moving:
-            at = _crossing(u, j, near.way_xy(j, dt), ahead, times, half + j.spec.width / 2.0 + MARGIN)
+            at = _crossing(u, j, near, dt, i0, i1, half + j.spec.width / 2.0 + MARGIN)
             if at is not None:
-                gap = max(0.0, float(dist[i0 + at]) - m.s - SPACING)
+                gap = max(0.0, ds[at] - m.s - SPACING)
                 if gap < best:
                     best, who = gap, j
     return best, who
 
 
-def standing_in_way(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, dist: np.ndarray,
-                    ahead: np.ndarray, standoff: bool) -> tuple[float, UnitState | None]:
-    """How far ``u`` may drive along ``ahead`` (points (k, 2) at distances ``dist`` along its
-    path) before its body comes too close to one of ``others`` where it stands now (``room``)."""
-    return _standing(u, others, near, dt, dist, _xy(ahead), standoff)
+def _first_near(xs: list[float], ys: list[float], ds: list[float], i0: int, i1: int, x: float, y: float,
+                r: float) -> int:
+    """The first index k in [i0, i1] (i1 past the end: to the end) of the points (xs, ys) at
+    distances ``ds`` along a path whose distance from (x, y) is under ``r``; -1 if none. No two
+    points of a path lie farther apart than the path between them, so a point ``d`` from (x, y)
+    rules out the next ``d - r`` tiles of path: the scan jumps there (a bisection), and a way
+    ahead of dozens of points takes a few steps. Python floats, not numpy: on a few points a
+    numpy call costs more than the work (in Pyodide, several times more)."""
+    if i1 >= len(xs):
+        i1 = len(xs) - 1
+    k = i0
+    while k <= i1:
+        d = math.hypot(xs[k] - x, ys[k] - y)
+        if d < r:
+            return k
+        skip = d - r - JOINT_SLACK
+        k = bisect_left(ds, ds[k] + skip, k + 1, i1 + 1) if skip > SPACING else k + 1
+    return -1
 
 
-def _xy(points: np.ndarray) -> XY:
-    """Points (k, 2) as ``XY``."""
-    return np.ascontiguousarray(points[:, 0]), np.ascontiguousarray(points[:, 1])
-
-
-def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, dist: np.ndarray,
-              ahead: XY, standoff: bool, margin: float = MARGIN) -> tuple[float, UnitState | None]:
-    """``standing_in_way`` on ``XY`` points."""
-    assert u.mover is not None
-    s = u.mover.s
-    half = u.spec.width / 2.0
-    ux, uy = u.x, u.y
-    if len(others) == 1:
-        return _one_in_way(u, others[0], near, dt, dist, ahead, standoff, margin)
-    # the fewest numpy calls: this runs for most units in a crowd every tick, on a few points
-    px, py = np.array([j.x for j in others]), np.array([j.y for j in others])
-    towards = [approaching(j, ux, uy) for j in others]
-    clear = [half + j.spec.width / 2.0 + margin for j in others]
-    d = np.hypot(ahead[0][:, None] - px, ahead[1][:, None] - py)  # (points, others)
-    if standoff and any(towards):
-        closest = np.minimum.reduce(d).tolist()  # per unit, the nearest the way comes to it
-        for k, j in enumerate(others):
-            if towards[k] and u.gives_way_to != j.spec.id and closest[k] < clear[k] + STANDOFF \
-                    and _on_way(near.way_xy(j, dt), ux, uy, clear[k]):
-                clear[k] += STANDOFF  # head-on: each drives through where the other stands
-    now = np.hypot(px - ux, py - uy).tolist()
-    # closer than clear, and closer than now (a unit may always back away), in one comparison
-    hit = d < [c if c <= n - 1e-9 else n - 1e-9 for c, n in zip(clear, now, strict=True)]
-    if _first(hit) < 0:
-        return math.inf, None
+def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, i0: int, i1: int,
+              standoff: bool, margin: float = MARGIN) -> tuple[float, UnitState | None]:
+    """How far ``u`` may drive along the points ``i0``..``i1`` of its way before its body comes
+    too close to one of ``others`` where it stands now (``room``): closer than their radii and
+    ``margin``, and closer than it is now (a unit may always back away)."""
+    m = u.mover
+    assert m is not None
+    ds = m.dists()
+    xs, ys = m.xy_lists()
+    s, half, ux, uy = m.s, u.spec.width / 2.0, u.x, u.y
     best, who = math.inf, None
-    first = hit.argmax(axis=0).tolist()  # per unit, the first point too close to it (0: none is)
-    for col, row in enumerate(first):
-        if not hit.item(row, col):  # the way never comes too close to it
+    for j in others:
+        jx, jy = j.x, j.y
+        towards = approaching(j, ux, uy)
+        clear = half + j.spec.width / 2.0 + margin
+        k = i0
+        if standoff and towards and u.gives_way_to != j.spec.id:
+            k = _first_near(xs, ys, ds, i0, i1, jx, jy, clear + STANDOFF)
+            if k < 0:
+                continue  # the way keeps clear of it, standoff and all
+            if near.on_way(j, dt, ux, uy, clear):
+                clear += STANDOFF  # head-on: each drives through where the other stands
+        now = math.hypot(jx - ux, jy - uy) - 1e-9
+        k = _first_near(xs, ys, ds, k, i1, jx, jy, clear if clear <= now else now)
+        if k < 0:
             continue
-        gap = float(dist[row]) - s - SPACING
-        if not gap > 0.0:  # max(0.0, gap), without the call
+        gap = ds[k] - s - SPACING
+        if not gap > 0.0:  # max(0.0, gap), without the call (0.0 for -0.0 too)
             gap = 0.0
-        if towards[col]:
+        if towards:
             gap /= 2.0
         if gap < best:
-            best, who = gap, others[col]
+            best, who = gap, j
     return best, who
-
-
-def _one_in_way(u: UnitState, j: UnitState, near: Neighbours, dt: float, dist: np.ndarray, ahead: XY,
-                standoff: bool, margin: float = MARGIN) -> tuple[float, UnitState | None]:
-    """``standing_in_way`` for one other unit (most calls): the same floats, on one column."""
-    assert u.mover is not None
-    ux, uy, jx, jy = u.x, u.y, j.x, j.y
-    towards = approaching(j, ux, uy)
-    clear = u.spec.width / 2.0 + j.spec.width / 2.0 + margin
-    d = np.hypot(ahead[0] - jx, ahead[1] - jy)
-    if standoff and towards and u.gives_way_to != j.spec.id and _first(d < clear + STANDOFF) >= 0 \
-            and _on_way(near.way_xy(j, dt), ux, uy, clear):  # (the way's nearest point closer than clear + STANDOFF)
-        clear += STANDOFF  # head-on: each drives through where the other stands
-    now = float(np.hypot(jx - ux, jy - uy)) - 1e-9
-    k = _first(d < (clear if clear <= now else now))
-    if k < 0:
-        return math.inf, None
-    gap = float(dist[k]) - u.mover.s - SPACING
-    if not gap > 0.0:  # max(0.0, gap), without the call (0.0 for -0.0 too)
-        gap = 0.0
-    return (gap / 2.0 if towards else gap), j
-
-
-def _any(a: np.ndarray, axis: int = 0) -> np.ndarray:
-    """``a.any(axis)`` by the ufunc's own reduce (``any()`` adds a Python wrapper that costs more
-    than the reduction of a few values)."""
-    return np.logical_or.reduce(a, axis=axis)
-
-
-def _first(a: np.ndarray) -> int:
-    """The flat index of the first True in the bool array ``a``, -1 if none: ``argmax`` and a
-    look at what it found. Whether any is True, for a fraction of a reduction's cost (a third in
-    Pyodide), and where, too; most checks find none."""
-    k = int(a.argmax())
-    return k if a.item(k) else -1
-
-
-def bounds(points: np.ndarray) -> Box:
-    """The bounding box (x0, y0, x1, y1) of points (k, 2) (the ufuncs' own reduce: ``min()``
-    adds a Python wrapper that costs about as much as the reduction of a few points)."""
-    (x0, y0), (x1, y1) = np.minimum.reduce(points).tolist(), np.maximum.reduce(points).tolist()
-    return x0, y0, x1, y1
 
 
 def off_box(box: Box, x: float, y: float) -> float:
@@ -373,43 +313,60 @@ def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
     return jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - jm.s) / max(jm.v, VMIN)
 
 
-def on_way(way: Way | None, x: float, y: float, clear: float) -> bool:
-    """Whether a unit's way ahead (``ahead_of``) runs within ``clear`` of the point (x, y)."""
-    return _on_way(None if way is None else (*_xy(way[1]), way[2]), x, y, clear)
-
-
-def _on_way(way: tuple[np.ndarray, np.ndarray, np.ndarray] | None, x: float, y: float, clear: float) -> bool:
-    """``on_way`` on a way as ``Neighbours.way_xy`` gives it."""
-    return way is not None and _first(np.hypot(way[0] - x, way[1] - y) < clear) >= 0
-
-
-def crossing(u: UnitState, j: UnitState, way: Way | None, ahead: np.ndarray, times: np.ndarray,
-             clear: float) -> int | None:
-    """Where ``u`` must stop for the moving unit ``j`` (``_crossing``), ``ahead`` its points (k, 2)
-    and ``way`` j's (``ahead_of``)."""
-    return _crossing(u, j, None if way is None else (*_xy(way[1]), way[2]), _xy(ahead), times, clear)
-
-
-def _crossing(u: UnitState, j: UnitState, way: tuple[np.ndarray, np.ndarray, np.ndarray] | None, ahead: XY,
-              times: np.ndarray, clear: float) -> int | None:
-    """Where ``u`` must stop for the moving unit ``j``: both bodies would be at one place within
-    ``WINDOW`` seconds of each other (each at its speed), and ``j`` gets there first (ties: the
-    lower id goes first); ``way`` is j's way ahead (``Neighbours.way_xy``). The index into
-    ``ahead`` of the first such point, or None."""
+def _crossing(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, i1: int,
+              clear: float) -> int | None:
+    """Where ``u`` must stop for the moving unit ``j``: both bodies (``clear`` apart at the
+    least) would be at one place within ``WINDOW`` seconds of each other, each at its speed
+    (``VMIN`` at least), and ``j`` gets there first (ties: the lower id goes first). The index
+    into ``points()`` of the first such point of ``u``'s way (its points ``i0``..``i1``), or None."""
     if math.cos(u.heading) * (j.x - u.x) + math.sin(u.heading) * (j.y - u.y) < 0.0 and \
             math.cos(u.heading - j.heading) > 0.0:
         return None  # behind us, going our way: it minds us
-    if way is None:
+    kept = near._ahead(j, dt)
+    if kept is None:
         return None
-    jx, jy, jtimes = way
-    d = np.hypot(ahead[0][:, None] - jx, ahead[1][:, None] - jy)  # (ours, theirs)
-    close = d < clear
-    if _first(close) < 0:
-        return None  # the ways never come that close (most calls): no times to compare
-    meet = close & (np.abs(times[:, None] - jtimes[None, :]) < WINDOW)
-    k = _first(meet)  # row-major: in the first of our points that j's body gets to in the window
+    assert kept.span is not None and kept.box is not None and u.mover is not None
+    m, jm = u.mover, kept.mover
+    ours = (*m.xy_lists(), m.dists(), i0, i1, m.s, max(m.v, VMIN))
+    theirs = (*jm.xy_lists(), jm.dists(), kept.span[0], kept.span[1], kept.s, max(kept.v, VMIN))
+    k, at = _first_meeting(ours, theirs, kept.box, clear)
     if k < 0:
-        return None
-    k //= meet.shape[1]
-    tj = float(np.minimum.reduce(jtimes[_any(meet)]))  # when j first gets to the place we share
-    return k if (tj, j.spec.id) < (float(times[k]), u.spec.id) else None
+        return None  # the ways never meet in time (most calls)
+    first, _ = _first_meeting(theirs, ours, m.box(i0, i1), clear)  # where j first gets to a place we share
+    if 0 <= first < at:
+        at = first  # (else k's meeting is j's first: the two scans' windows may part by a rounding)
+    tj, tk = (theirs[2][at] - kept.s) / theirs[6], (ours[2][k] - m.s) / ours[6]
+    return k if (tj, j.spec.id) < (tk, u.spec.id) else None
+
+
+#: A way as ``_first_meeting`` reads it: the x, y and distance of its path's points, the first
+#: and last index taken, the distance along the path the unit is at and its speed (tiles/s).
+_Way = tuple[list[float], list[float], list[float], int, int, float, float]
+
+
+def _first_meeting(a: _Way, b: _Way, b_box: Box, clear: float) -> tuple[int, int]:
+    """The first index k of way ``a`` whose point comes within ``clear`` of a point of way ``b``
+    (bounded by ``b_box``) that b's unit gets to within ``WINDOW`` seconds of a's getting to k,
+    and the first such point of b; (-1, -1) if none. Stretches of ``a`` far from the box are
+    jumped over as in ``_first_near``."""
+    axs, ays, ads, a0, a1, a_s, a_v = a
+    bxs, bys, bds, b0, b1, b_s, b_v = b
+    a1, b1 = min(a1, len(axs) - 1), min(b1, len(bxs) - 1)
+    k = a0
+    while k <= a1:
+        x, y = axs[k], ays[k]
+        off = off_box(b_box, x, y)
+        if off >= clear:
+            skip = off - clear - JOINT_SLACK
+            k = bisect_left(ads, ads[k] + skip, k + 1, a1 + 1) if skip > SPACING else k + 1
+            continue
+        t = (ads[k] - a_s) / a_v
+        # b's points it gets to within the window: (bds[m] - b_s) / b_v in (t - WINDOW, t + WINDOW)
+        lo = bisect_right(bds, b_s + (t - WINDOW) * b_v, b0, b1 + 1)
+        hi = bisect_left(bds, b_s + (t + WINDOW) * b_v, lo, b1 + 1) - 1
+        if lo <= hi:
+            at = _first_near(bxs, bys, bds, lo, hi, x, y, clear)
+            if at >= 0:
+                return k, at
+        k += 1
+    return -1, -1
