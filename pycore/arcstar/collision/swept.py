@@ -90,7 +90,7 @@ class Footprint:
 
     def __post_init__(self) -> None:
         w = self.width
-        if isinstance(w, bool) or not isinstance(w, numbers.Real):
+        if type(w) is not float and (isinstance(w, bool) or not isinstance(w, numbers.Real)):
             raise ValueError(f"unit width must be a number (tiles), got {w!r}")
         w = float(w)
         if not math.isfinite(w):

@@ -57,6 +57,8 @@ def finite(value: Any, name: str, limit: float = LIMIT) -> float:
         if -limit <= value <= limit:  # the common case; NaN fails this and is caught below
             return value
         v = value
+    elif isinstance(value, float):  # numpy's float64 (before the ABC check: a path's build makes many)
+        v = float(value)
     elif isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number, got {value!r}")
     else:
@@ -82,6 +84,8 @@ def check_radius(r: Any, name: str = "r") -> float:
 
 
 def _gear(value: Any) -> int:
+    if type(value) is int and (value == 1 or value == -1):  # every segment made: before the ABC check
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or value not in (1, -1):
         raise ValueError(f"gear must be 1 (forward) or -1 (reverse), got {value!r}")
     return 1 if value == 1 else -1
@@ -127,6 +131,8 @@ def _unchecked(cls: type[_T], **values: Any) -> _T:
 
 def _is_tuple_like(value: Any, n: int) -> bool:
     """A list, tuple or 1-d array of ``n`` items (not a string)."""
+    if type(value) is tuple or type(value) is list:  # most calls: before the slower ABC check
+        return len(value) == n
     if isinstance(value, np.ndarray):
         return value.shape == (n,)
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == n
@@ -510,7 +516,7 @@ class Path:
 
     def __post_init__(self) -> None:
         segs = self.segments
-        if isinstance(segs, (str, bytes, Mapping)) or not isinstance(segs, Iterable):
+        if type(segs) is not tuple and (isinstance(segs, (str, bytes, Mapping)) or not isinstance(segs, Iterable)):
             raise ValueError("segments must be a sequence of Line and Arc")
         segs = tuple(segs)
         if not segs:

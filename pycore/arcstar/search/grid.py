@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..maps.tilemap import INF, TileMap
+from . import graph as _graph
 from .graph import node_table
 from .heuristics import HEURISTICS, admissible, make_heuristic
 
@@ -65,6 +66,33 @@ def _moves_of_masks(count: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(k for k in range(count) if mask >> k & 1) for mask in range(1 << count))
 
 
+@functools.lru_cache(maxsize=8)
+def _offsets_by_mask(offsets: tuple[int, ...], straight: tuple[bool, ...]
+                     ) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Per legal-move mask, the node offsets of its straight moves and of its diagonal ones
+    (``offsets`` per move, ``straight`` whether each is straight): the same for every graph of a
+    width and diagonal policy (read only, so graphs share them)."""
+    masks = _moves_of_masks(len(offsets))
+    return ([tuple(offsets[k] for k in ks if straight[k]) for ks in masks],
+            [tuple(offsets[k] for k in ks if not straight[k]) for ks in masks])
+
+
+def _coordinates(rows: int, stride: int) -> tuple[Any, Any]:
+    """The x and the y of every node of a padded grid, as node tables. Those of a grid small
+    enough for lists are the same for every map of its size, and a map walled round other units
+    for a re-plan is a new graph each time: they are made once (read only, so graphs share
+    them); those of a large grid, packed, are made afresh, not kept after its map has gone."""
+    if rows * stride <= _graph.COMPACT_NODES:
+        return _list_coordinates(rows, stride)
+    xs = np.tile(np.arange(stride, dtype=np.int32), rows)
+    return node_table(xs), node_table(np.repeat(np.arange(rows, dtype=np.int32), stride))
+
+
+@functools.lru_cache(maxsize=8)
+def _list_coordinates(rows: int, stride: int) -> tuple[list[int], list[int]]:
+    return [x for _ in range(rows) for x in range(stride)], [y for y in range(rows) for _ in range(stride)]
+
+
 class GridGraph:
     """A snapshot of a map as flat lists a search can walk fast; never changes the map.
 
@@ -95,10 +123,8 @@ class GridGraph:
         # one step cost per kind of move on every open tile (the same float the lists hold)?
         self._unit_costs = self._one_cost_each(straight_cost, diagonal_cost, free.ravel())
         self.min_cost = tilemap.min_cost()
-        xs = np.tile(np.arange(self.stride, dtype=np.int32), self.height + 2)
-        ys = np.repeat(np.arange(self.height + 2, dtype=np.int32), self.stride)
         # padded coordinates per node, for heuristics
-        self.xs, self.ys = node_table(xs), node_table(ys)
+        self.xs, self.ys = _coordinates(self.height + 2, self.stride)
         self.moves = self._moves()
         self.legal = self._legal_masks(free)
         masks = _moves_of_masks(len(self.moves))
@@ -144,11 +170,8 @@ class GridGraph:
         open tiles differ in cost."""
         if self._unit_costs is None:
             return None
-        offsets = [m[0] for m in self.moves]
-        kinds = [m[1] is self.straight_cost for m in self.moves]
-        masks = _moves_of_masks(len(self.moves))
-        straight = [tuple(offsets[k] for k in ks if kinds[k]) for ks in masks]
-        diagonal = [tuple(offsets[k] for k in ks if not kinds[k]) for ks in masks]
+        straight, diagonal = _offsets_by_mask(tuple(m[0] for m in self.moves),
+                                              tuple(m[1] is self.straight_cost for m in self.moves))
         return straight, diagonal, self._unit_costs[0], self._unit_costs[1]
 
     def _legal_masks(self, free: np.ndarray) -> bytes:
