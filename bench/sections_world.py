@@ -35,8 +35,11 @@ SIZE = 128
 
 
 def timing_request(ctx: Context, counts: list[int] | None, ticks: int | None, size: int | None) -> dict[str, Any]:
+    from bench import world_bench
+
     return {"counts": counts or COUNTS, "size": size or SIZE, "ticks": ticks or (100 if ctx.quick else 400),
-            "seed": 7, "scenarios": [], "methods": ctx.methods, "budget_s": 30.0 if ctx.quick else 60.0}
+            "seed": 7, "scenarios": [], "methods": ctx.methods, "budget_s": 30.0 if ctx.quick else 60.0,
+            "repeats": 1 if ctx.quick else world_bench.REPEATS}
 
 
 def peer_versions_note() -> tuple[dict[str, str | None], str]:
@@ -57,8 +60,10 @@ def pyrvo_timing(ctx: Context, request: dict[str, Any]) -> dict[int, dict[str, A
     out: dict[int, dict[str, Any]] = {}
     for count in request["counts"]:
         ctx.log(f"pyrvo: {count} agents")
-        walls = world_peers.crowd_pyrvo(count, request["size"], request["ticks"], request["seed"], walls=True)
-        bare = world_peers.crowd_pyrvo(count, request["size"], request["ticks"], request["seed"], walls=False)
+        walls = world_peers.crowd_pyrvo(count, request["size"], request["ticks"], request["seed"], walls=True,
+                                        repeats=request["repeats"])
+        bare = world_peers.crowd_pyrvo(count, request["size"], request["ticks"], request["seed"], walls=False,
+                                       repeats=request["repeats"])
         out[count] = {"walls": walls, "bare": bare}
     return out
 
@@ -102,7 +107,10 @@ TIMING_NOTES = [
     f"`presets.crowd(count)` on a {SIZE}x{SIZE} map of scattered 3x3 wall blocks (12%), seed 7, kinds person / "
     "tank / car in turn, random starts and goals; `read_scenario` then `World.step()` at dt 0.05 s with sample "
     "recording off. The first tick plans every unit's route (timed alone); then each tick is timed on its own "
-    "(median, 95th percentile, worst) while units move.",
+    "(median, 95th percentile, worst) while units move. The world is the same every run for a seed, so each "
+    "crowd is replayed (3 times, once with --quick) and each tick's time is its least over the replays: the "
+    "shared machine's speed swings by up to two times from one second to the next (a fixed pure-Python loop "
+    "took 0.31 to 0.58 s), and a slow replay measures the machine, not the code. pyrvo's steps likewise.",
     "pyrvo: `RVOSimulator.do_step()` (the bindings name RVO2's doStep so) for the same units, in step with "
     "arcstar's world (avoidance none): before each step every agent is put where arcstar's unit is, with its "
     "velocity, radius width / 2, max speed the unit's top speed and a preferred velocity toward the point 0.5 "

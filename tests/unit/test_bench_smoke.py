@@ -74,6 +74,15 @@ def test_world_cpython_section_on_a_tiny_crowd_has_a_row_per_method():
     assert "| 6 | none |" in table.markdown()
 
 
+def test_crowd_ticks_are_replayed_and_each_tick_keeps_its_least_time():
+    world_bench = bench_module("world_bench")
+    assert world_bench.min_of([[3.0, 1.0, 2.0], [2.0, 2.0]]) == [2.0, 1.0]  # ticks both replays reached
+    assert world_bench.min_of([]) == []
+    r = world_bench.tick_timing(6, 24, "pinter", ticks=5, seed=7, repeats=2)
+    assert r["repeats"] == 2 and r["ticks"] == 5 and "error" not in r
+    assert r["median_ms"] <= r["p95_ms"] <= r["max_ms"]
+
+
 def test_world_peers_section_on_the_junction_has_arcstar_and_peer_rows():
     common = bench_module("common")
     sections_world = bench_module("sections_world")
