@@ -104,7 +104,7 @@ class Avoider:
     """The hooks the world calls (the base does what every method shares; see the module)."""
 
     name = "none"
-    #: Whether units keep ``spacing.STANDOFF`` from units driving at them.
+    #: Whether units keep ``spacing.STANDOFF`` from units driving at them (``keeps``).
     standoff = True
 
     def __init__(self) -> None:
@@ -142,13 +142,11 @@ class Avoider:
     def changed(self, world: World) -> None:
         """Units or orders changed (a unit added or removed, an order given)."""
 
-    def keeps_standoff(self, u: UnitState) -> bool:
-        """Whether ``u`` keeps ``spacing.STANDOFF`` from units driving at it."""
-        return self.standoff
-
-    def margin(self, u: UnitState) -> float:
-        """The space (tiles) ``u`` keeps from standing bodies beyond touching them."""
-        return MARGIN
+    def keeps(self, u: UnitState) -> tuple[bool, float]:
+        """Whether ``u`` keeps ``spacing.STANDOFF`` from units driving at it, and the space
+        (tiles) it keeps from standing bodies beyond touching them (one call: asked for every
+        unit every tick)."""
+        return self.standoff, MARGIN
 
     def track(self, u: UnitState, by: UnitState | None, now: float) -> float:
         """Note that ``by`` holds ``u`` now (None: nobody does); how long (s) it has held it

@@ -201,17 +201,15 @@ class Cooperative(Avoider):
                     todo.append(w)
         return False
 
-    def keeps_standoff(self, u: UnitState) -> bool:
-        return False
-
-    def margin(self, u: UnitState) -> float:
-        """No margin on the way to its first tile's centre (settling, or a plan that started it off
-        centre): two wide bodies pressed together off their centres, each way passing within
-        the margin of the other, held each other for good."""
+    def keeps(self, u: UnitState) -> tuple[bool, float]:
+        """No standoff (the plan orders who goes first), and no margin on the way to its first
+        tile's centre (settling, or a plan that started it off centre): two wide bodies pressed
+        together off their centres, each way passing within the margin of the other, held each
+        other for good."""
         plan = self.plans.get(u.spec.id)
         if (plan is not None and plan.progress < 0) or (self.settling is not None and u.spec.id in self.settling):
-            return 0.0
-        return MARGIN
+            return False, 0.0
+        return False, MARGIN
 
     def may_start(self, world: World, u: UnitState, now: float) -> bool:
         return not self.dirty

@@ -47,6 +47,7 @@ from .avoidance import (
 from .coordinated import Cooperative
 from .events import EventKind
 from .orders import Point, Route, tile_of
+from .spacing import MARGIN
 from .units import Avoidance
 
 if TYPE_CHECKING:
@@ -298,13 +299,11 @@ class Local(Avoider):
             return self.group.may_start(world, u, now)
         return super().may_start(world, u, now)
 
-    def keeps_standoff(self, u: UnitState) -> bool:
-        return not self.member(u)
-
-    def margin(self, u: UnitState) -> float:
-        if self.group is not None and self.member(u):
-            return self.group.margin(u)
-        return super().margin(u)
+    def keeps(self, u: UnitState) -> tuple[bool, float]:
+        g = self.group  # member(u), inlined: every unit every tick
+        if g is not None and g.members is not None and u.spec.id in g.members:
+            return g.keeps(u)
+        return self.standoff, MARGIN
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
         t = (math.floor(u.x), math.floor(u.y))  # tile_of, inlined: every moving unit every tick

@@ -282,8 +282,11 @@ class World:
         if m is None:
             u.speed, u.waiting = 0.0, False
             return
-        room, by = (math.inf, None) if near is None else spacing_room(u, near, self.dt, self.avoider.keeps_standoff(u),
-                                                                          self.avoider.margin(u))
+        if near is None:
+            room, by = math.inf, None
+        else:
+            standoff, margin = self.avoider.keeps(u)
+            room, by = spacing_room(u, near, self.dt, standoff, margin)
         own, holder = self.avoider.room(self, u)
         if own < room:
             room, by = own, (holder if holder is not None else by)
