@@ -300,9 +300,8 @@ class Local(Avoider):
         return super().may_start(world, u, now)
 
     def keeps(self, u: UnitState) -> tuple[bool, float]:
-        g = self.group  # member(u), inlined: every unit every tick
-        if g is not None and g.members is not None and u.spec.id in g.members:
-            return g.keeps(u)
+        if self.group is not None and self.member(u):
+            return self.group.keeps(u)
         return self.standoff, MARGIN
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:

@@ -100,6 +100,18 @@ def _turns(v: np.ndarray) -> list[int]:
     return moved[1:][signs[1:] != signs[:-1]].tolist()
 
 
+def _extent(v: list[float], turns: list[int], i0: int, i1: int) -> tuple[float, float]:
+    """The least and greatest of ``v[i0:i1 + 1]``, given its ``_turns``."""
+    lo, hi = (v[i0], v[i1]) if v[i0] <= v[i1] else (v[i1], v[i0])
+    for k in range(bisect_right(turns, i0), bisect_left(turns, i1)):
+        c = v[turns[k]]
+        if c < lo:
+            lo = c
+        elif c > hi:
+            hi = c
+    return lo, hi
+
+
 class Mover:
     """One unit driving one path; ``step(dt)`` advances it a tick.
 
@@ -128,7 +140,6 @@ class Mover:
         self.reach = unit.speed ** 2 / (2.0 * self.brake_rate) + unit.speed + 1.0  # look-ahead (tiles)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         self._dists: list[float] | None = None
-        self._columns: tuple[np.ndarray, np.ndarray] | None = None
         self._entries: tuple[list[float], list[float], list[tuple[int, int]]] | None = None
         #: Per body width, the tiles a body covers at each of ``points()`` (None: not asked for
         #: yet), filled in as Pinter's claims ask (``methods.claim``).
@@ -178,14 +189,6 @@ class Mover:
             cached = self._points = (np.concatenate(dists), np.concatenate(xys))
         return cached
 
-    def columns(self) -> tuple[np.ndarray, np.ndarray]:
-        """The x and the y of ``points()`` as two contiguous arrays, made once (``spacing``'s
-        checks compute on slices of them: cheaper than on a column of the (k, 2) array)."""
-        if self._columns is None:
-            xy = self.points()[1]
-            self._columns = np.ascontiguousarray(xy[:, 0]), np.ascontiguousarray(xy[:, 1])
-        return self._columns
-
     def tile_entries(self) -> tuple[list[float], list[float], list[tuple[int, int]]]:
         """Where along the path (``points()``) its centre enters each tile it passes, in order:
         the distance of the first point in the tile, of the last point before it, and the tile;
@@ -221,21 +224,8 @@ class Mover:
         tx, ty = kept
         if i1 >= len(xs):
             i1 = len(xs) - 1
-        # x, then y, written out (a function for the two costs a call each: every unit near another, every tick)
-        x0, x1 = (xs[i0], xs[i1]) if xs[i0] <= xs[i1] else (xs[i1], xs[i0])
-        for k in range(bisect_right(tx, i0), bisect_left(tx, i1)):
-            c = xs[tx[k]]
-            if c < x0:
-                x0 = c
-            elif c > x1:
-                x1 = c
-        y0, y1 = (ys[i0], ys[i1]) if ys[i0] <= ys[i1] else (ys[i1], ys[i0])
-        for k in range(bisect_right(ty, i0), bisect_left(ty, i1)):
-            c = ys[ty[k]]
-            if c < y0:
-                y0 = c
-            elif c > y1:
-                y1 = c
+        x0, x1 = _extent(xs, tx, i0, i1)
+        y0, y1 = _extent(ys, ty, i0, i1)
         return x0, y0, x1, y1
 
     def xy_lists(self) -> tuple[list[float], list[float]]:

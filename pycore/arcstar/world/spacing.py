@@ -73,14 +73,11 @@ class Neighbours:
         self.widest = max((e[3].spec.width for e in placed), default=0.0)
         self._ways: dict[str, _Ahead] = {}
 
-    def near(self, x: float, y: float, r: float) -> list[UnitState]:
-        """Units whose cell lies within ``r`` (+ a cell) of (x, y): a superset of those within r,
-        by cell (column, row) and in the world's order within a cell."""
-        return [e[1] for e in self.around(x, y, r)]
-
     def around(self, x: float, y: float, r: float) -> list[tuple[int, UnitState, float]]:
-        """``near(x, y, r)`` as (cell row, unit, half its width): ``room`` asks for every unit
-        every tick, and the half widths need not be worked out again each time."""
+        """Units whose cell lies within ``r`` (+ a cell) of (x, y), a superset of those within r,
+        by cell (column, row) and in the world's order within a cell, as (cell row, unit, half
+        its width): ``room`` asks for every unit every tick, and the half widths need not be
+        worked out again each time."""
         r += CELL  # a unit may have moved out of its cell this tick
         y0, y1 = int((y - r) // CELL), int((y + r) // CELL)
         cx = self._cx
@@ -155,11 +152,8 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     fixed = reach + SPACING + half  # + j's half width + MARGIN: where the bodies touch
     # (unit, how far its way ahead reaches when it moves at VMIN or faster (else -1), half width)
     others: list[tuple[UnitState, float, float]] = []
-    r = reach + half + near.widest / 2.0 + STANDOFF + CELL  # near.around(x, y, r - CELL), inlined
-    y0, y1 = int((y - r) // CELL), int((y + r) // CELL)
-    cx = near._cx
-    for cy, j, jhalf in near._entries[bisect_left(cx, int((x - r) // CELL)):bisect_right(cx, int((x + r) // CELL))]:
-        if cy < y0 or cy > y1 or j is u:
+    for _, j, jhalf in near.around(x, y, reach + half + near.widest / 2.0 + STANDOFF):
+        if j is u:
             continue
         d = math.hypot(j.x - x, j.y - y)
         touch = fixed + jhalf + MARGIN
