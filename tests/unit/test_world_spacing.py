@@ -89,7 +89,7 @@ def test_room_skips_only_units_that_cannot_matter(seed, standoff):
         w.step()
         if tick % 10:
             continue
-        near = spacing.Neighbours(w.units)
+        near = spacing.Neighbours(w.units, spacing.reach_pad(w.units, w.dt))
         for u in w.units:
             got = spacing.room(u, near, w.dt, standoff)
             want = room_over_all(u, w.units, near, w.dt, standoff)
@@ -105,7 +105,7 @@ def test_a_units_way_is_asked_again_once_it_has_moved():
     w.record = False
     for _ in range(5):
         w.step()
-    near = spacing.Neighbours(w.units)
+    near = spacing.Neighbours(w.units, spacing.reach_pad(w.units, w.dt))
     j = next(u for u in w.units if u.mover is not None and u.mover.v > 0)
 
     def fresh_box():
@@ -118,3 +118,41 @@ def test_a_units_way_is_asked_again_once_it_has_moved():
     w.step()  # j moves on: the box kept for it is stale
     after = near.way_box(j, w.dt)
     assert after != before and after == fresh_box()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_room_during_a_tick_skips_nobody_however_far_fast_units_reach(seed, monkeypatch):
+    """In the world's own tick (neighbours bucketed where the units stood when it began, each
+    unit asked about after others have moved) ``room`` agrees with the check over every unit, in
+    a crowd where every other unit is a car far faster than the presets (its way ahead reaches
+    a dozen tiles)."""
+    import arcstar.world.world as world_module
+
+    doc = presets.crowd(count=50, size=48, avoidance="pinter", seed=seed, density=0.02)
+    for i, unit in enumerate(doc["units"]):
+        if i % 2:
+            unit.update(kind="car", speed=7.0, braking=2.0)
+    w = read_scenario(doc).world
+    w.record = False
+    seen = {"checked": 0, "limited": 0, "far": 0}
+    real = world_module.spacing_room
+
+    def checked_room(u, near, dt, standoff=True, margin=spacing.MARGIN):
+        got = real(u, near, dt, standoff, margin)
+        if margin == spacing.MARGIN:
+            want = room_over_all(u, w.units, near, dt, standoff)
+            assert got[0] == want[0], (w.ticks, u.spec.id)
+            if got[1] is not want[1]:  # a tie (two units at one gap, often 0): the one named must limit it so
+                assert room_over_all(u, [u, got[1]], near, dt, standoff) == (got[0], got[1]), (w.ticks, u.spec.id)
+            seen["checked"] += 1
+            seen["limited"] += want[1] is not None
+            seen["far"] += want[1] is not None and math.hypot(want[1].x - u.x, want[1].y - u.y) > 5.0
+        return got
+
+    monkeypatch.setattr(world_module, "spacing_room", checked_room)
+    fastest = 0.0
+    for _ in range(160):
+        w.step()
+        fastest = max(fastest, max(abs(u.speed) for u in w.units))
+    assert seen["checked"] > 3000 and seen["limited"] > 100
+    assert fastest > 5.0 and seen["far"] > 0  # the cars got going, and held units from afar

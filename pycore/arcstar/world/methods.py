@@ -242,8 +242,8 @@ class Local(Avoider):
             self._placed = True
             return
         for t in self._entered:
-            others = self.centres[t]
-            if len(others) > 1:
+            others = self.centres.get(t)  # (None: left again)
+            if others is not None and len(others) > 1:
                 others.sort(key=lambda v: self._rank[v.spec.id])
         self._entered.clear()
 
@@ -253,7 +253,10 @@ class Local(Avoider):
         if t == old:
             return
         if old is not None:
-            self.centres[old].remove(u)
+            left = self.centres[old]
+            left.remove(u)
+            if not left:
+                del self.centres[old]  # only tiles with a centre on them are kept (``tile_room``)
         self.centres.setdefault(t, []).append(u)
         self._entered.append(t)
         self.at[u.spec.id] = t
@@ -281,9 +284,8 @@ class Local(Avoider):
         end, last = bisect_right(enter, s + m.reach), m.last_entry()
         for k in range(bisect_right(enter, s), end if end < last else last):  # (min and max written out)
             t = tiles[k]
-            others = centres.get(t)
-            if others and t != here:
-                for v in others:
+            if t in centres and t != here:  # (``in`` and ``[]``: no call, as ``get`` would be)
+                for v in centres[t]:
                     if v is not u:
                         gap = before[k] - s
                         return (gap if gap > 0.0 else 0.0), v
@@ -305,9 +307,11 @@ class Local(Avoider):
         return self.standoff, MARGIN
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
-        t = (math.floor(u.x), math.floor(u.y))  # tile_of, inlined: every moving unit every tick
-        if t != self.at.get(u.spec.id):
-            self._place(u, t)  # it has just moved to another tile
+        # tile_of(u.x, u.y) != at[u], without calls: every moving unit every tick
+        at, uid, x, y = self.at, u.spec.id, u.x, u.y
+        t = at[uid] if uid in at else None
+        if t is None or not (t[0] <= x < t[0] + 1 and t[1] <= y < t[1] + 1):
+            self._place(u, (math.floor(x), math.floor(y)))  # it has just moved to another tile
         if self.group is not None and self.member(u):
             # the plan orders who goes first, but a unit outside it may stand in the way
             outsider = by if by is not None and not self.member(by) else None

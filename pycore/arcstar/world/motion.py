@@ -131,6 +131,9 @@ class Mover:
             total += seg.length
             self.ends.append(total)
         self.s, self.v, self.k = 0.0, speed, 0
+        #: +1 forward, -1 reversing: the current segment's gear (kept with ``k``: read for every
+        #: unit every tick, by it and by its neighbours)
+        self.gear = path.segments[0].gear
         self._cap0 = 0  # the caps before this one end behind the unit
         self.heading = normalize_angle(heading)
         self.x, self.y = path.start_pose().xy
@@ -148,11 +151,11 @@ class Mover:
         self._xy_lists: tuple[list[float], list[float]] | None = None
         self._turns: tuple[list[int], list[int]] | None = None
 
-    @property
-    def gear(self) -> int:
-        """+1 forward, -1 reversing (the current segment's gear)."""
-        segs = self.path.segments  # min(k, len(segs) - 1) written out: asked for every unit every tick
-        return segs[self.k].gear if self.k < len(segs) else segs[-1].gear
+    def _on_segment(self, k: int) -> None:
+        """Drive on segment ``k`` (the last one for any k past it) from now."""
+        segs = self.path.segments
+        self.k = k if k < len(segs) else len(segs) - 1
+        self.gear = segs[self.k].gear
 
     def brake(self) -> None:
         """Brake to a halt where the unit is (at ``braking``), then be done (not arrived)."""
@@ -309,11 +312,11 @@ class Mover:
                     self.heading + math.copysign(step, turn))
                 return
             self.stops.pop(0)
-            self.k = stop.segment
             if not self.stops:
                 self.done = self.arrived = True
-                self.k = len(self.path.segments) - 1
+                self._on_segment(len(self.path.segments) - 1)
                 return
+            self._on_segment(stop.segment)
             stop = self.stops[0]
         v_prev, v = self.v, self._next_speed(dt, stop, room)
         if v < 1e-9:
@@ -334,13 +337,15 @@ class Mover:
     def _place(self) -> None:
         """Position and heading from the path at ``s`` on the current segment."""
         segs, ends, s, k = self.path.segments, self.ends, self.s, self.k
-        # min and max written out here and in box (each a call costing more than the rest of the
-        # line in Pyodide; the same value as the builtin): every moving unit every tick
-        last = self.stops[0].segment if self.stops else len(segs)
-        last = (last if last < len(segs) else len(segs)) - 1
-        while k < last and s > ends[k]:
-            k += 1
-        self.k = k
+        if s > ends[k]:  # on into the next segments, up to the next stop's (most ticks: not)
+            # min and max written out here and in box (each a call costing more than the rest of
+            # the line in Pyodide; the same value as the builtin): every moving unit every tick
+            last = self.stops[0].segment if self.stops else len(segs)
+            last = (last if last < len(segs) else len(segs)) - 1
+            while k < last and s > ends[k]:
+                k += 1
+            if k != self.k:
+                self._on_segment(k)
         seg = segs[k]
         start = ends[k] - seg.length
         self.x, self.y, self.heading = seg.xyh_within(s - start)

@@ -65,23 +65,24 @@ class Neighbours:
     of a block of columns are one slice, found by bisection: cheaper than a lookup per cell,
     and in the same order as a walk over the cells."""
 
-    def __init__(self, units: Iterable[UnitState]) -> None:
-        placed = sorted((int(u.x // CELL), int(u.y // CELL), k, u) for k, u in enumerate(units))  # k: never ties
+    def __init__(self, units: Iterable[UnitState], pad: float) -> None:
+        # cells as floats (x // CELL): the same order and bounds as whole numbers, without the calls
+        placed = sorted((u.x // CELL, u.y // CELL, k, u) for k, u in enumerate(units))  # k: never ties
         self._cx = [e[0] for e in placed]
         #: per unit in cell order: its cell's row, itself and its half width (``room`` reads all three)
         self._entries = [(e[1], e[3], e[3].spec.width / 2.0) for e in placed]
-        self.widest = max((e[3].spec.width for e in placed), default=0.0)
+        #: ``reach_pad`` for these units
+        self.pad = pad
         self._ways: dict[str, _Ahead] = {}
 
-    def around(self, x: float, y: float, r: float) -> list[tuple[int, UnitState, float]]:
-        """Units whose cell lies within ``r`` (+ a cell) of (x, y), a superset of those within r,
+    def around(self, x: float, y: float, r: float) -> list[tuple[float, UnitState, float]]:
+        """Units whose cell lies within ``r`` of (x, y), a superset of those bucketed within r,
         by cell (column, row) and in the world's order within a cell, as (cell row, unit, half
         its width): ``room`` asks for every unit every tick, and the half widths need not be
         worked out again each time."""
-        r += CELL  # a unit may have moved out of its cell this tick
-        y0, y1 = int((y - r) // CELL), int((y + r) // CELL)
+        y0, y1 = (y - r) // CELL, (y + r) // CELL
         cx = self._cx
-        return [e for e in self._entries[bisect_left(cx, int((x - r) // CELL)):bisect_right(cx, int((x + r) // CELL))]
+        return [e for e in self._entries[bisect_left(cx, (x - r) // CELL):bisect_right(cx, (x + r) // CELL)]
                 if y0 <= e[0] <= y1]
 
     def way_box(self, j: UnitState, dt: float) -> Box | None:
@@ -115,6 +116,22 @@ class Neighbours:
         span = _span(j, dt)
         kept = self._ways[j.spec.id] = _Ahead(m, m.s, m.v, span, None if span is None else m.box(*span))
         return kept if span is not None else None
+
+
+def reach_pad(units: Iterable[UnitState], dt: float) -> float:
+    """How far beyond a unit's own reach and half width another unit's centre may lie, where
+    ``Neighbours`` bucketed it, and still matter to ``room`` this tick (tiles): its half width and
+    the margin, and its standoff or its own way ahead (``_crossing``) at its top speed; plus how
+    far it may move from there before it is asked about (a tick at its top speed, and its path's
+    joints). The same while the units are (``World`` keeps it)."""
+    widest = fastest = farthest = 0.0
+    for u in units:
+        spec = u.spec
+        v = spec.speed
+        widest, fastest = max(widest, spec.width), max(fastest, v)
+        # reach_of at top speed: the farthest its way ahead can reach this tick
+        farthest = max(farthest, v * v / (2.0 * spec.brake_rate) + (v + spec.accel_rate * dt) * dt + 1.0)
+    return SPACING + widest / 2.0 + MARGIN + max(STANDOFF, farthest + SPACING) + fastest * dt + JOINT_SLACK
 
 
 class _Ahead:
@@ -152,19 +169,23 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     fixed = reach + SPACING + half  # + j's half width + MARGIN: where the bodies touch
     # (unit, how far its way ahead reaches when it moves at VMIN or faster (else -1), half width)
     others: list[tuple[UnitState, float, float]] = []
-    for _, j, jhalf in near.around(x, y, reach + half + near.widest / 2.0 + STANDOFF):
+    for _, j, jhalf in near.around(x, y, reach + half + near.pad):
         if j is u:
             continue
-        d = math.hypot(j.x - x, j.y - y)
+        dx, dy = j.x - x, j.y - y
+        dd = dx * dx + dy * dy  # squared distances: no hypot call (a filter, with a tick's slack)
         touch = fixed + jhalf + MARGIN
         jm = j.mover
         if jm is not None and not -VMIN < j.speed < VMIN:  # abs(j.speed) >= VMIN, without the call
             jv = jm.v  # reach_of(j, dt), inlined: this loop runs for every unit near every unit
             jreach = jv * jv / (2.0 * jm.brake_rate) + (jv + jm.accel_rate * dt) * dt + 1.0
-            if d < touch + (STANDOFF if STANDOFF > jreach + SPACING else jreach + SPACING):
+            lim = touch + (STANDOFF if STANDOFF > jreach + SPACING else jreach + SPACING)
+            if dd < lim * lim:
                 others.append((j, jreach, jhalf))
-        elif d < touch + STANDOFF:
-            others.append((j, -1.0, jhalf))
+        else:
+            lim = touch + STANDOFF
+            if dd < lim * lim:
+                others.append((j, -1.0, jhalf))
     if not others:
         return math.inf, None
     ds = m.dists()

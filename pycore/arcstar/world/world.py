@@ -26,7 +26,7 @@ from .fog import Fog
 from .methods import make_avoider
 from .motion import Mover
 from .orders import Order, OrderKind, Point, Route, plan_route, tile_of
-from .spacing import MARGIN, Neighbours
+from .spacing import MARGIN, Neighbours, reach_pad
 from .spacing import room as spacing_room
 from .state import UnitState
 from .units import Avoidance, Kind, UnitSpec
@@ -59,6 +59,7 @@ class World:
         self._routes: dict[tuple, Route] = {}
         self.avoider: Avoider = make_avoider(avoidance)
         self.fog: Fog | None = Fog(tilemap) if fog else None
+        self._pad: float | None = None  # spacing.reach_pad for the units (None: to be worked out)
 
     @property
     def time(self) -> float:
@@ -76,6 +77,7 @@ class World:
         unit.sample(self.time)
         self.units.append(unit)
         self._by_id[spec.id] = unit
+        self._pad = None
         self.avoider.changed(self)
         return unit
 
@@ -95,6 +97,7 @@ class World:
         u = self.unit(uid)
         self.units.remove(u)
         del self._by_id[uid]
+        self._pad = None
         self.avoider.changed(self)
 
     def order(self, uid: str, order: Order, queue: bool = False) -> None:
@@ -129,7 +132,11 @@ class World:
         if self.fog is not None:
             self.fog.look(self, now)
         self.avoider.before(self, now)
-        near = Neighbours(self.units) if self.avoidance is not Avoidance.NONE else None
+        near = None
+        if self.avoidance is not Avoidance.NONE:
+            if self._pad is None:
+                self._pad = reach_pad(self.units, self.dt)
+            near = Neighbours(self.units, self._pad)
         for u in self.units:
             if u.timed or u.mover is None:  # else _orders has nothing to do (most units, most ticks)
                 self._orders(u, now)
