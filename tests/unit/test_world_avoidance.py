@@ -244,7 +244,7 @@ def _two_in_a_corridor(goal_x):
            "units": [{"id": "a", "kind": "person", "start": [1.5, 1.5, 0.0], "goal": [goal_x, 1.5]},
                      {"id": "b", "kind": "person", "start": [6.8, 1.5, 0.0]}]}
     w = read_scenario(doc).world
-    while w.units[0].x < 4.0:  # b's tile within a's look-ahead
+    while w.units[0].x < 4.8:  # b's tile (x from 6) within a's reach this tick (its stop, a tick, a tile)
         w.step()
     return w
 
@@ -254,9 +254,27 @@ def test_a_unit_stops_short_of_a_tile_another_units_centre_is_in():
     at the last point of its path outside it, and says b holds it."""
     w = _two_in_a_corridor(10.5)
     a, b = w.units
-    room, by = w.avoider.tile_room(a)
+    room, by = w.avoider.tile_room(a, w.dt)
     assert by is b
     assert 5.85 <= a.x + room < 6.0  # its path runs straight along x; b's tile starts at x = 6
+
+
+def test_a_tile_beyond_what_a_unit_could_need_to_stop_for_does_not_hold_it():
+    """Only tiles within its reach this tick (stopping distance, a tick, a tile) can slow a
+    unit: one farther on neither holds it nor is named as holding it."""
+    doc = {"map": ["############", "#..........#", "############"], "seed": 1, "duration": 20,
+           "avoidance": "pinter",
+           "units": [{"id": "a", "kind": "person", "start": [1.5, 1.5, 0.0], "goal": [10.5, 1.5]},
+                     {"id": "b", "kind": "person", "start": [6.8, 1.5, 0.0]}]}
+    w = read_scenario(doc).world
+    a, b = w.units
+    while a.x < 3.5:
+        w.step()
+    m = a.mover
+    assert m is not None and m.v > 1.0
+    reach = m.v ** 2 / (2.0 * m.brake_rate) + (m.v + m.accel_rate * w.dt) * w.dt + 1.0
+    assert a.x + reach < 6.0  # b's tile is out of reach
+    assert w.avoider.tile_room(a, w.dt) == (math.inf, None)
 
 
 def test_the_last_tile_of_a_leg_may_hold_another_centre():
@@ -264,7 +282,7 @@ def test_the_last_tile_of_a_leg_may_hold_another_centre():
     w = _two_in_a_corridor(6.2)
     a, _ = w.units
     assert a.mover is not None
-    assert w.avoider.tile_room(a) == (math.inf, None)
+    assert w.avoider.tile_room(a, w.dt) == (math.inf, None)
 
 
 def test_two_groups_swap_under_pinter_all_arrive():

@@ -265,12 +265,13 @@ class Local(Avoider):
         if self.group is not None and self.member(u):
             return self.group.room(world, u)
         keep = self.keep_out_room(world, u)
-        tile, by = self.tile_room(u)
+        tile, by = self.tile_room(u, world.dt)
         return (tile, by) if tile < keep else (keep, None)
 
-    def tile_room(self, u: UnitState) -> tuple[float, UnitState | None]:
+    def tile_room(self, u: UnitState, dt: float) -> tuple[float, UnitState | None]:
         """How far ``u`` may go before its centre enters a tile another unit's centre is in, and
-        that unit (one centre to a tile, but on the last tile of its leg). People are half a tile
+        that unit (one centre to a tile, but on the last tile of its leg), looking as far as
+        ``spacing`` does (a tile farther on could not slow it this tick). People are half a tile
         wide, and a crowd packed two to a tile could not be handed to a tile plan (``jam``)."""
         m = u.mover
         if m is None:
@@ -281,7 +282,8 @@ class Local(Avoider):
         s, centres = m.s, self.centres
         here = self.at[u.spec.id]  # tile_of(u.x, u.y): placed when it last moved
         # the tiles entered within reach, up to the first entry of the last tile (entries ascend)
-        end, last = bisect_right(enter, s + m.reach), m.last_entry()
+        v = m.v  # spacing.reach_of(u, dt), inlined: a tile farther on could not slow it this tick
+        end, last = bisect_right(enter, s + v * v / (2.0 * m.brake_rate) + (v + m.accel_rate * dt) * dt + 1.0), m.last_entry()
         for k in range(bisect_right(enter, s), end if end < last else last):  # (min and max written out)
             t = tiles[k]
             if t in centres and t != here:  # (``in`` and ``[]``: no call, as ``get`` would be)
