@@ -202,11 +202,15 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     still: list[UnitState] = []
     moving: list[UnitState] = []
     for j, jreach, jhalf in others:
-        off = off_box(box, j.x, j.y)
+        jx, jy = j.x, j.y
+        off = off_box(box, jx, jy)
         if off < half + jhalf + MARGIN + STANDOFF:
             still.append(j)
-        # its way's points lie within its reach (and a point) of it: farther off, its box need not be made
+        # its way's points lie within its reach (and a point) of it: farther off, its box need not
+        # be made; nor for a unit behind this one going its way (it minds this one: ``_crossing``)
         if jreach >= 0.0 and off < jreach + SPACING + JOINT_SLACK + half + jhalf + MARGIN and \
+                not (math.cos(u.heading - j.heading) > 0.0 and
+                     math.cos(u.heading) * (jx - x) + math.sin(u.heading) * (jy - y) < 0.0) and \
                 boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN):
             moving.append(j)
     best, who = math.inf, None
@@ -339,10 +343,8 @@ def _crossing(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, 
     """Where ``u`` must stop for the moving unit ``j``: both bodies (``clear`` apart at the
     least) would be at one place within ``WINDOW`` seconds of each other, each at its speed
     (``VMIN`` at least), and ``j`` gets there first (ties: the lower id goes first). The index
-    into ``points()`` of the first such point of ``u``'s way (its points ``i0``..``i1``), or None."""
-    if math.cos(u.heading) * (j.x - u.x) + math.sin(u.heading) * (j.y - u.y) < 0.0 and \
-            math.cos(u.heading - j.heading) > 0.0:
-        return None  # behind us, going our way: it minds us
+    into ``points()`` of the first such point of ``u``'s way (its points ``i0``..``i1``), or None.
+    ``room`` leaves out a unit behind ``u`` going its way: it minds ``u``."""
     kept = near._ahead(j, dt)
     if kept is None:
         return None
