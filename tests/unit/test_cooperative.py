@@ -530,3 +530,70 @@ def test_fair_refuses_bad_ticks(args: tuple, field: str) -> None:
     with pytest.raises(BadInput) as e:
         planner.fair(*args)
     assert e.value.field == field
+
+
+def test_solving_a_slice_at_a_time_gives_the_plan_solve_gives() -> None:
+    """``prepare=False`` + ``preparing()`` + ``solving()`` (``search.sliced``) is ``solve``: the
+    same plan, its work reported in small pieces that add up to the planner's ``work``."""
+    from arcstar.search.sliced import run_to_end
+
+    tilemap, open_ = grid(ROOMS)
+    left = [(1, 1), (2, 1), (1, 2), (1, 4)]
+    right = [(11, 1), (12, 1), (12, 2), (12, 4)]
+    agents = [(a, b) for a, b in zip(left, right, strict=True)] + [(b, a) for a, b in zip(left, right, strict=True)]
+    whole = CooperativePlanner(tilemap, agents, 8, neighbours=4, turn_wait=True).solve(400, stall=40, complete=2000)
+    sliced = CooperativePlanner(tilemap, agents, 8, neighbours=4, turn_wait=True, prepare=False)
+    pieces = list(sliced.preparing())
+    work = sliced.solving(400, stall=40, complete=2000)
+    while True:
+        try:
+            pieces.append(next(work))
+        except StopIteration as end:
+            got = end.value
+            break
+    assert got == whole and arrived(got, agents) and violations(got, open_, 4) == []
+    assert len(pieces) > 20 and sum(pieces) == sliced.work and all(p >= 0 for p in pieces)
+    assert max(pieces) < sliced.work / 5  # no one piece is most of the work
+    again = CooperativePlanner(tilemap, agents, 8, neighbours=4, turn_wait=True, prepare=False)
+    run_to_end(again.preparing())
+    assert run_to_end(again.solving(400, stall=40, complete=2000)) == whole
+
+
+def test_a_planner_not_prepared_refuses_to_plan_and_prepares_with_the_same_checks() -> None:
+    tilemap, _ = grid(["#######", "#..#..#", "#######"])
+    planner = CooperativePlanner(tilemap, [((1, 1), (2, 1)), ((4, 1), (5, 1))], prepare=False)
+    with pytest.raises(RuntimeError):
+        planner.step()
+    with pytest.raises(RuntimeError):
+        planner.reordered([1, 0])
+    list(planner.preparing())
+    assert planner.solve(20)[0][-1] == (2, 1)
+    cut_off = CooperativePlanner(tilemap, [((1, 1), (5, 1))], prepare=False)  # a wall between
+    with pytest.raises(BadInput) as err:
+        list(cut_off.preparing())
+    assert err.value.field == "agents[0].goal"
+
+
+def test_lacam_a_slice_at_a_time_finds_what_lacam_finds() -> None:
+    from arcstar.search.lacam import lacam, lacam_steps
+
+    w = 8
+
+    def near(v: int) -> list[int]:
+        x, y = v % w, v // w
+        steps = ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+        return [nx + ny * w for nx, ny in steps if 0 <= nx < w and 0 <= ny < w]
+
+    starts, goals = [0, 7, 56, 63, 27], [63, 56, 7, 0, 36]
+    dist = [[abs(v % w - g % w) + abs(v // w - g // w) for v in range(w * w)] for g in goals]
+    steps = lacam_steps(starts, goals, near, dist, max_nodes=5000, rotations=False)
+    pieces = []
+    while True:
+        try:
+            pieces.append(next(steps))
+        except StopIteration as end:
+            result = end.value
+            break
+    assert result == lacam(starts, goals, near, dist, max_nodes=5000, rotations=False)
+    assert result.configs is not None and result.configs[-1] == tuple(goals)
+    assert all(p > 0 for p in pieces)

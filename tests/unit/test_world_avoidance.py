@@ -17,14 +17,17 @@ TOLERANCE = 0.05
 
 
 def run(doc):
-    sc = read_scenario(doc)
+    return run_from(read_scenario(doc), doc)
+
+
+def run_from(sc, doc):
+    """Run a scenario read from ``doc`` to its end, every trajectory checked."""
     w = sc.world
     w.run(sc.duration)
     blocked = arcstar.parse_ascii("\n".join(doc["map"])).map.blocked
     for u in w.units:
         s = u.spec
-        check_trajectory(u.samples, w.dt, s.speed, s.accel_rate, s.brake_rate + 1e-9, blocked, s.width,
-                         radius=None if s.kind is not None and s.kind.value == "person" else None)
+        check_trajectory(u.samples, w.dt, s.speed, s.accel_rate, s.brake_rate + 1e-9, blocked, s.width)
     return w
 
 
@@ -398,3 +401,46 @@ def test_a_unit_asked_to_step_off_its_goal_later_waits_on_the_goal_itself():
     assert doc["units"][0].get("kind") == "person"
     stuck = through(doc)
     assert stuck <= 10.0, stuck
+
+
+def test_a_round_planned_a_little_each_tick_brings_the_door_through_with_short_ticks(monkeypatch):
+    """With ``plan_work`` a cooperative round is planned over several ticks, no tick doing more
+    than the budget and one piece of work (a search, a sweep, a few LaCAM turns), its units
+    standing meanwhile; the door still comes through, apart, the same every run."""
+    import arcstar.search.cooperative as coop
+
+    budget = 600
+    done: dict[int, list[int]] = {}
+    world = {}
+    fresh = coop.CooperativePlanner._fresh
+
+    def counted(self):
+        piece = fresh(self)
+        done.setdefault(world["w"].ticks, []).append(piece)
+        return piece
+
+    monkeypatch.setattr(coop.CooperativePlanner, "_fresh", counted)
+    doc = presets.door(count=20, avoidance="cooperative", seed=1)
+    doc["plan_work"] = budget
+    sc = read_scenario(doc)
+    world["w"] = sc.world
+    w = run_from(sc, doc)
+    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units]
+    assert overlap(w) <= TOLERANCE
+    biggest = max(p for pieces in done.values() for p in pieces)
+    assert all(sum(pieces) <= budget + biggest for pieces in done.values())
+    assert sum(len(p) > 1 for p in done.values()) > 5 and len(done) > 3  # sliced, over several ticks
+    going_on = [k for k in done if k + 1 in done]  # ticks after which the round was still being planned
+    assert going_on and all(u.samples[k + 1][4] == 0.0 for k in going_on for u in w.units)
+    again = read_scenario(doc).world
+    again.run(sc.duration)
+    assert [u.samples for u in again.units] == [u.samples for u in w.units]
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5, True, "many", [1], 1 << 31])
+def test_a_bad_plan_work_is_refused_naming_it(bad):
+    doc = presets.door(count=2, avoidance="cooperative")
+    doc["plan_work"] = bad
+    with pytest.raises(arcstar.BadInput) as err:
+        read_scenario(doc)
+    assert err.value.field == "plan_work"

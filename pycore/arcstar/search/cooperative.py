@@ -50,7 +50,8 @@ import numpy as np
 
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
-from .lacam import lacam
+from .lacam import lacam_steps
+from .sliced import Sliced, run_to_end
 
 Tile = tuple[int, int]
 DEFAULT_WINDOW = 16
@@ -59,6 +60,9 @@ DEFAULT_WINDOW = 16
 #: arrived out of its place (it would step aside and stand beside its goal until the other
 #: passed). Where there is no way round, the resting agent still steps aside.
 RESTING_COST = 4
+#: Tiles made or swept (move table, distances) that count as one unit of ``work``: about the
+#: time of one expansion of the space-time search.
+SWEPT_A_UNIT = 20
 #: The most ticks ``turn_wait`` may give one agent's turn (each is a state more per tile for
 #: its search: a larger number only slows planning).
 MAX_TURN_TICKS = 16
@@ -138,11 +142,15 @@ class CooperativePlanner:
     have one agent wait at a merge while a whole file goes by).
     ``step()`` advances one tick; ``solve(max_ticks)`` runs until every agent is on its goal.
     Raises ``BadInput`` naming the field (``agents[2].goal``, ``window``, ...) for bad input.
+    Sliced (``search.sliced``, for a game that plans a little each tick): with ``prepare=False``
+    the move table and the distances to the goals are made by ``preparing()`` (which raises for a
+    goal out of reach) instead of at once, and ``solving()`` is ``solve()``; their work is
+    counted in ``work``.
     """
 
     def __init__(self, tilemap: TileMap, agents: Sequence[tuple[Tile, Tile]], window: int = DEFAULT_WINDOW,
                  neighbours: int = 8, gap: bool = False, rotations: bool = True,
-                 turn_wait: bool | Sequence[int] = False) -> None:
+                 turn_wait: bool | Sequence[int] = False, prepare: bool = True) -> None:
         if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
             raise BadInput(f"window must be a whole number of ticks, at least 1, got {shown(window)}", "window")
         if isinstance(neighbours, bool) or neighbours not in (4, 8):
@@ -157,15 +165,42 @@ class CooperativePlanner:
         self.replan_every = max(1, self.window // 2)
         self._open = ~np.asarray(tilemap.blocked, dtype=bool)
         starts, goals = self._check_agents(agents)
-        self._adjacent = self._adjacency()
         self.goals = goals
         #: Per agent, the ticks it stands on a corner before it leaves in a new direction.
         self.turn_ticks = self._check_turns(turn_wait, len(goals))
-        self._distance = [self._distances_to(g) for g in goals]
-        for i, s in enumerate(starts):
-            if self._distance[i][s] < 0:
-                raise BadInput(f"agents[{i}]: the goal cannot be reached from the start", f"agents[{i}].goal")
+        #: The work done so far (``sliced``: expansions, ``SWEPT_A_UNIT`` tiles swept, LaCAM's
+        #: agent moves, each about as long), and how much of it was last reported.
+        self.work, self._reported = 0, 0
+        self._adjacent: list[tuple[int, ...]] = []
+        self._distance: list[list[int]] = []
         self._reset(starts)
+        if prepare:
+            run_to_end(self.preparing())
+
+    def preparing(self) -> Sliced[None]:
+        """Make the move table (a row of tiles at a time) and each goal's distances (a sweep
+        of the map each); ``BadInput`` naming ``agents[i].goal`` for a goal its start cannot
+        reach. Planning before this is done is refused."""
+        if not self._adjacent:
+            for y in range(self.height):
+                self._adjacent += self._adjacency_row(y)
+                self.work += -(-self.width // SWEPT_A_UNIT)
+                yield self._fresh()
+        for i in range(len(self._distance), len(self.goals)):
+            self._distance.append(self._distances_to(self.goals[i]))
+            if self._distance[i][self._starts[i]] < 0:
+                raise BadInput(f"agents[{i}]: the goal cannot be reached from the start", f"agents[{i}].goal")
+            self.work += -(-self.width * self.height // SWEPT_A_UNIT)
+            yield self._fresh()
+
+    def _fresh(self) -> int:
+        """The work done since this was last asked."""
+        done, self._reported = self.work - self._reported, self.work
+        return done
+
+    def _ready(self) -> None:
+        if len(self._distance) < len(self.goals) or not self._adjacent:
+            raise RuntimeError("CooperativePlanner: run preparing() to its end before planning")
 
     def _reset(self, starts: list[int]) -> None:
         """Every agent on its start, nothing planned yet."""
@@ -184,6 +219,7 @@ class CooperativePlanner:
         """A planner for the same agents from their starts, in the priority ``order`` (indices
         of this one's agents; the new planner's agent k is this one's ``order[k]``), sharing the
         move table and the distances to the goals, which cost most to build."""
+        self._ready()
         n = len(self.goals)
         if not isinstance(order, (list, tuple)) or sorted(order) != list(range(n)):
             raise BadInput(f"order must list each of the {n} agents' indices once, got {shown(order)}", "order")
@@ -254,25 +290,25 @@ class CooperativePlanner:
                            f"for each of the {n} agents, got {shown(turn_wait)}", "turn_wait")
         return [int(k) for k in turn_wait]
 
-    def _adjacency(self) -> list[tuple[int, ...]]:
-        """Per flat tile, the tiles one move away (diagonals only past two open sides)."""
+    def _adjacency_row(self, y: int) -> list[tuple[int, ...]]:
+        """Per tile of row ``y``, the flat tiles one move away (diagonals only past two open
+        sides)."""
         w, h, ok = self.width, self.height, self._open
         dirs = [(1, 0), (-1, 0), (0, 1), (0, -1)]
         if self.neighbours == 8:
             dirs += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
         out: list[tuple[int, ...]] = []
-        for y in range(h):
-            for x in range(w):
-                near: list[int] = []
-                if ok[y, x]:
-                    for dx, dy in dirs:
-                        nx, ny = x + dx, y + dy
-                        if not (0 <= nx < w and 0 <= ny < h and ok[ny, nx]):
-                            continue
-                        if dx and dy and not (ok[y, nx] and ok[ny, x]):
-                            continue
-                        near.append(ny * w + nx)
-                out.append(tuple(near))
+        for x in range(w):
+            near: list[int] = []
+            if ok[y, x]:
+                for dx, dy in dirs:
+                    nx, ny = x + dx, y + dy
+                    if not (0 <= nx < w and 0 <= ny < h and ok[ny, nx]):
+                        continue
+                    if dx and dy and not (ok[y, nx] and ok[ny, x]):
+                        continue
+                    near.append(ny * w + nx)
+            out.append(tuple(near))
         return out
 
     def _distances_to(self, goal: int) -> list[int]:
@@ -314,6 +350,7 @@ class CooperativePlanner:
         order = 1
         while heap:
             f, _h, _o, state = heapq.heappop(heap)
+            self.work += 1
             u, t, came, stood = state
             g = g_of[state]
             if f > g + dist[u]:
@@ -355,12 +392,12 @@ class CooperativePlanner:
             return 0, 0
         return h[k] - h[k - 1], stood
 
-    def _plan_round(self) -> None:
-        """Plan every agent for the next window, in priority order. When an agent is boxed in,
-        the agents before it whose plans cross its unhindered plan first wait one tick more
-        (``hold``), so it gets a head start (two agents meeting head-on in a corridor with a
-        bay: one must wait for the other to reach the bay); when none do, it moves to the front.
-        If that does not settle, everyone waits one tick."""
+    def _plan_round(self) -> Sliced[None]:
+        """Plan every agent for the next window, in priority order, yielding after each search.
+        When an agent is boxed in, the agents before it whose plans cross its unhindered plan
+        first wait one tick more (``hold``), so it gets a head start (two agents meeting head-on
+        in a corridor with a bay: one must wait for the other to reach the bay); when none do, it
+        moves to the front. If that does not settle, everyone waits one tick."""
         n = len(self.positions)
         order = [i for i in range(n) if self.positions[i] != self.goals[i]]
         after = self.fair_after
@@ -378,6 +415,7 @@ class CooperativePlanner:
             failed = -1
             for i in order:
                 path = self._search(i, self.tick, table, hold[i], resting - {self.goals[i]})
+                yield self._fresh()
                 if path is None:
                     failed = i
                     break
@@ -388,6 +426,7 @@ class CooperativePlanner:
                 self._plan_tick = self.tick
                 return
             blockers = self._blockers(failed, plans)
+            yield self._fresh()
             blockers = [b for b in blockers if hold[b] < self.window - 1]
             if blockers:
                 for b in blockers:
@@ -438,9 +477,14 @@ class CooperativePlanner:
 
     def step(self) -> list[Tile]:
         """Advance one tick (re-planning when due) and return every agent's tile (x, y)."""
+        return run_to_end(self._stepping())
+
+    def _stepping(self) -> Sliced[list[Tile]]:
+        """``step`` a slice at a time."""
+        self._ready()
         k = self.tick - self._plan_tick
         if not self._plans or k >= self.replan_every or k + 1 >= len(self._plans[0]):
-            self._plan_round()
+            yield from self._plan_round()
             k = 0
         self.tick += 1
         self.positions = [plan[k + 1] for plan in self._plans]
@@ -449,6 +493,10 @@ class CooperativePlanner:
         return [self._xy(p) for p in self.positions]
 
     def solve(self, max_ticks: int = 1000, stall: int | None = None, complete: int = 0) -> list[list[Tile]]:
+        """``solving`` all at once."""
+        return run_to_end(self.solving(max_ticks, stall, complete))
+
+    def solving(self, max_ticks: int = 1000, stall: int | None = None, complete: int = 0) -> Sliced[list[list[Tile]]]:
         """Step until every agent is on its goal, ``max_ticks`` ticks have passed, or (with
         ``stall``) for that many ticks in a row no agent got closer to its goal (a deadlock
         WHCA* cannot break); return per agent its tile at every tick so far (index t is tick t,
@@ -460,27 +508,35 @@ class CooperativePlanner:
             raise BadInput(f"max_ticks must be a whole number, at least 0, got {shown(max_ticks)}", "max_ticks")
         if isinstance(complete, bool) or not isinstance(complete, (int, np.integer)) or complete < 0:
             raise BadInput(f"complete must be a whole number, at least 0, got {shown(complete)}", "complete")
+        self._ready()
         starts, done = list(self.positions), len(self.history[0]) if self.history else 1
         best = sum(self._distance[i][p] for i, p in enumerate(self.positions))
         since = 0
         for _ in range(int(max_ticks)):
             if self.arrived:
                 break
-            self.step()
+            yield from self._stepping()
             left = sum(self._distance[i][p] for i, p in enumerate(self.positions))
             since = 0 if left < best else since + 1
             best = min(best, left)
             if stall is not None and since >= stall or complete and self.jammed:
                 break  # no progress, or (with LaCAM to hand) WHCA* found no plan for everyone
         if complete and not self.arrived:
-            self._complete(starts, done, int(complete))
+            yield from self._complete(starts, done, int(complete))
         return [[self._xy(p) for p in h] for h in self.history]
 
-    def _complete(self, starts: list[int], done: int, max_nodes: int) -> None:
+    def _complete(self, starts: list[int], done: int, max_nodes: int) -> Sliced[None]:
         """Plan every agent from ``starts`` (where they stood after ``done`` ticks of history)
         with LaCAM; keep its plan if it reaches the goals."""
-        found = lacam(starts, self.goals, self._adjacent.__getitem__, self._distance, max_nodes,
-                      rotations=self.rotations).configs
+        search = lacam_steps(starts, self.goals, self._adjacent.__getitem__, self._distance, max_nodes,
+                             rotations=self.rotations)
+        while True:
+            try:
+                self.work += next(search)
+            except StopIteration as end:
+                found = end.value.configs
+                break
+            yield self._fresh()
         if found is None:
             return
         self.history = [h[:done] + [c[i] for c in found[1:]] for i, h in enumerate(self.history)]

@@ -25,7 +25,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .sliced import Sliced, run_to_end
+
 Config = tuple[int, ...]
+#: Turns of the search between two yields of ``lacam_steps``.
+TURNS_A_SLICE = 16
 
 
 @dataclass
@@ -119,6 +123,14 @@ def lacam(starts: Sequence[int], goals: Sequence[int], neighbours: Callable[[int
     """Plan agents from ``starts`` to ``goals`` (distinct nodes each; every goal reachable, as
     ``distances`` says) without vertex conflicts or swaps; search at most ``max_nodes``
     configurations. The result's configurations run from the starts to the goals, one a tick."""
+    return run_to_end(lacam_steps(starts, goals, neighbours, distances, max_nodes, rotations, seed))
+
+
+def lacam_steps(starts: Sequence[int], goals: Sequence[int], neighbours: Callable[[int], Sequence[int]],
+                distances: Sequence[Sequence[int]], max_nodes: int = 100_000, rotations: bool = True,
+                seed: int = 0) -> Sliced[LacamResult]:
+    """``lacam`` a slice at a time (``sliced``): yields every ``TURNS_A_SLICE`` turns of the
+    search the agents moved in them (a PIBT step moves every agent), the same result in the end."""
     start, goal = tuple(starts), tuple(goals)
     step = _Step(neighbours, distances, rotations, random.Random(seed))
     n = len(start)
@@ -134,9 +146,11 @@ def lacam(starts: Sequence[int], goals: Sequence[int], neighbours: Callable[[int
     first = node(start, None)
     explored: dict[Config, _Node] = {start: first}
     stack = [first]
-    for _ in range(20 * max_nodes):  # known configurations come back on the stack: bound the turns too
+    for turn in range(20 * max_nodes):  # known configurations come back on the stack: bound the turns too
         if not stack:
             break
+        if turn % TURNS_A_SLICE == TURNS_A_SLICE - 1:
+            yield TURNS_A_SLICE * n
         top = stack[-1]
         if top.config == goal:
             configs: list[Config] = []

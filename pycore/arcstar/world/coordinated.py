@@ -50,6 +50,7 @@ from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..planner import PlanResult
 from ..search.cooperative import CooperativePlanner
+from ..search.sliced import Sliced
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
 from .spacing import MARGIN
@@ -153,9 +154,18 @@ class Cooperative(Avoider):
         self.active = 0.0
         self.bodies: dict[str, tuple[str, float]] = {}  # unit -> the body holding it, when
         self.ring_since: dict[str, float] = {}
+        self._job: Sliced[None] | None = None  # the round being planned, ``PLAN_WORK`` a tick
+
+    @property
+    def planning(self) -> bool:
+        """Whether a round is being planned (its units stand till it is done)."""
+        return self._job is not None
 
     def changed(self, world: World) -> None:
         self.dirty = True
+        if self._job is not None:  # planned for units or orders that are no more: afresh
+            self._job.close()
+            self._job = None
 
     def mine(self, world: World) -> list[UnitState]:
         """The units this plans: all, or its ``members`` (a jam handed over by local avoidance)."""
@@ -212,7 +222,7 @@ class Cooperative(Avoider):
         return False, MARGIN
 
     def may_start(self, world: World, u: UnitState, now: float) -> bool:
-        return not self.dirty
+        return not self.dirty and self._job is None
 
     # -- planning ------------------------------------------------------------------------------
     def _want(self, u: UnitState) -> Tile | None:
@@ -238,6 +248,9 @@ class Cooperative(Avoider):
         return known
 
     def before(self, world: World, now: float) -> None:
+        if self._job is not None:
+            self._work_on(world)
+            return
         units = self.mine(world)
         for u in units:  # a unit that stopped on its last tile has reached it (room no longer runs)
             plan = self.plans.get(u.spec.id)
@@ -275,7 +288,20 @@ class Cooperative(Avoider):
         if self.settle_until < 0.0 and self._settle(world, now):
             return
         self.settle_until = -1.0
-        self._plan(world)
+        self._job = self._plan(world)
+        self._work_on(world)
+
+    def _work_on(self, world: World) -> None:
+        """Plan the round on for the world's ``plan_work`` (``search.sliced``: the planner's
+        expansions, tiles swept and LaCAM's agent moves), then let the tick go on; the rest
+        next tick (None: to the end now)."""
+        assert self._job is not None
+        budget, spent = world.plan_work, 0
+        try:
+            while budget is None or spent < budget:
+                spent += next(self._job)
+        except StopIteration:
+            self._job = None
 
     def _stalled(self, now: float) -> bool:
         """Whether the plans have stood still for ``STALLED`` seconds with some unit short of the
@@ -321,7 +347,8 @@ class Cooperative(Avoider):
         return any(blocked[t[1], t[0]] for plan in self.plans.values()
                    for t, _ in plan.visits[max(plan.progress, 0):])
 
-    def _plan(self, world: World) -> None:
+    def _plan(self, world: World) -> Sliced[None]:
+        """Plan a round (``_work_on`` runs it a tick's work at a time)."""
         self.dirty = False
         self.bodies.clear()
         self.ring_since.clear()
@@ -345,7 +372,8 @@ class Cooperative(Avoider):
             return
         try:
             planner = CooperativePlanner(self._known(world), agents, WINDOW, neighbours=4, rotations=False,
-                                         turn_wait=[turn_ticks(u.spec) for u in units])
+                                         turn_wait=[turn_ticks(u.spec) for u in units], prepare=False)
+            yield from planner.preparing()
         except BadInput as e:  # a goal out of reach: plan the rest, that one stays
             i = int(e.field.split("[")[1].split("]")[0]) if e.field.startswith("agents[") else -1
             if i < 0:
@@ -355,9 +383,9 @@ class Cooperative(Avoider):
             units[i].queue.clear()
             self.dirty = True
             return
-        history = planner.solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
+        history = yield from planner.solving(MAX_TICKS, stall=STALL, complete=COMPLETE)
         if len(agents) <= ORDERS_UP_TO:
-            history = self._best_order(planner, agents, history)
+            history = yield from self._best_order(planner, agents, history)
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
@@ -393,7 +421,7 @@ class Cooperative(Avoider):
 
     @staticmethod
     def _best_order(planner: CooperativePlanner, agents: list[tuple[Tile, Tile]], history: list[list[Tile]]
-                    ) -> list[list[Tile]]:
+                    ) -> Sliced[list[list[Tile]]]:
         """The plan, among WHCA*'s for a few priority orders (as given, reversed, furthest from
         the goal first, nearest first, and the fair one that puts first those that have waited),
         that arrives and keeps the longest wait away from a goal shortest (down to ``WAIT_OK``),
@@ -411,7 +439,7 @@ class Cooperative(Avoider):
         runs = [(planner.reordered(order), order) for order in (given[::-1], far, far[::-1])]
         runs.append((planner.fair(FAIR_AFTER, FAIR_WINDOW, FAIR_EVERY), given))
         for run, order in runs:
-            found = run.solve(MAX_TICKS, stall=STALL, complete=COMPLETE)
+            found = yield from run.solving(MAX_TICKS, stall=STALL, complete=COMPLETE)
             h: list[list[Tile]] = [[] for _ in range(n)]
             for i, path in zip(order, found, strict=True):
                 h[i] = path

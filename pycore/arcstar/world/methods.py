@@ -282,8 +282,9 @@ class Local(Avoider):
         s, centres = m.s, self.centres
         here = self.at[u.spec.id]  # tile_of(u.x, u.y): placed when it last moved
         # the tiles entered within reach, up to the first entry of the last tile (entries ascend)
-        v = m.v  # spacing.reach_of(u, dt), inlined: a tile farther on could not slow it this tick
-        end, last = bisect_right(enter, s + v * v / (2.0 * m.brake_rate) + (v + m.accel_rate * dt) * dt + 1.0), m.last_entry()
+        w = m.v  # spacing.reach_of(u, dt), inlined: a tile farther on could not slow it this tick
+        reach = w * w / (2.0 * m.brake_rate) + (w + m.accel_rate * dt) * dt + 1.0
+        end, last = bisect_right(enter, s + reach), m.last_entry()
         for k in range(bisect_right(enter, s), end if end < last else last):  # (min and max written out)
             t = tiles[k]
             if t in centres and t != here:  # (``in`` and ``[]``: no call, as ``get`` would be)

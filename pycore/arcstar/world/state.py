@@ -66,6 +66,8 @@ class Host(Protocol):
 
     units: list[UnitState]
     map: TileMap
+    dt: float
+    plan_work: int | None
 
     @property
     def time(self) -> float: ...

@@ -37,6 +37,8 @@ DT = 0.05
 
 #: Events kept (the oldest are dropped).
 MAX_EVENTS = 4096
+#: The largest ``plan_work`` accepted (a round's work is well under it: larger is as None).
+MAX_PLAN_WORK = 1 << 30
 
 
 class World:
@@ -44,11 +46,20 @@ class World:
 
     avoidance: how units treat each other (``units.Avoidance``). fog: each team plans on what
     its units have seen (``fog.Fog``), unknown tiles taken as open. record: keep every unit's
-    samples (the lab turns it off).
+    samples (the lab turns it off). plan_work: the most planning work a tick may do for a round
+    of cooperative plans (``coordinated.PLAN_WORK``'s units, about an expansion each; None: a
+    round is planned in the tick it is due); a game that must keep its ticks short sets it, and
+    the round's units stand for the ticks it takes. The same for a seed either way.
     """
 
     def __init__(self, tilemap: TileMap, dt: float = DT, seed: int = 0,
-                 avoidance: Avoidance = Avoidance.NONE, record: bool = True, fog: bool = False) -> None:
+                 avoidance: Avoidance = Avoidance.NONE, record: bool = True, fog: bool = False,
+                 plan_work: int | None = None) -> None:
+        if plan_work is not None and (isinstance(plan_work, bool) or not isinstance(plan_work, int)
+                                      or not 1 <= plan_work <= MAX_PLAN_WORK):
+            raise BadInput(f"plan_work must be a whole number from 1 to {MAX_PLAN_WORK}, or None, "
+                           f"got {shown(plan_work)}", "plan_work")
+        self.plan_work = plan_work
         self.map, self.dt, self.seed, self.avoidance = tilemap, dt, seed, avoidance
         self.record = record
         self.rng = random.Random(seed)
