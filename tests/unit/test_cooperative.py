@@ -532,6 +532,16 @@ def test_fair_refuses_bad_ticks(args: tuple, field: str) -> None:
     assert e.value.field == field
 
 
+def in_pieces(work):
+    """Run sliced work to its end: the pieces it yielded and its result."""
+    pieces = []
+    while True:
+        try:
+            pieces.append(next(work))
+        except StopIteration as end:
+            return pieces, end.value
+
+
 def test_solving_a_slice_at_a_time_gives_the_plan_solve_gives() -> None:
     """``prepare=False`` + ``preparing()`` + ``solving()`` (``search.sliced``) is ``solve``: the
     same plan, its work reported in small pieces that add up to the planner's ``work``."""
@@ -544,13 +554,8 @@ def test_solving_a_slice_at_a_time_gives_the_plan_solve_gives() -> None:
     whole = CooperativePlanner(tilemap, agents, 8, neighbours=4, turn_wait=True).solve(400, stall=40, complete=2000)
     sliced = CooperativePlanner(tilemap, agents, 8, neighbours=4, turn_wait=True, prepare=False)
     pieces = list(sliced.preparing())
-    work = sliced.solving(400, stall=40, complete=2000)
-    while True:
-        try:
-            pieces.append(next(work))
-        except StopIteration as end:
-            got = end.value
-            break
+    more, got = in_pieces(sliced.solving(400, stall=40, complete=2000))
+    pieces += more
     assert got == whole and arrived(got, agents) and violations(got, open_, 4) == []
     assert len(pieces) > 20 and sum(pieces) == sliced.work and all(p >= 0 for p in pieces)
     assert max(pieces) < sliced.work / 5  # no one piece is most of the work
@@ -586,14 +591,7 @@ def test_lacam_a_slice_at_a_time_finds_what_lacam_finds() -> None:
 
     starts, goals = [0, 7, 56, 63, 27], [63, 56, 7, 0, 36]
     dist = [[abs(v % w - g % w) + abs(v // w - g // w) for v in range(w * w)] for g in goals]
-    steps = lacam_steps(starts, goals, near, dist, max_nodes=5000, rotations=False)
-    pieces = []
-    while True:
-        try:
-            pieces.append(next(steps))
-        except StopIteration as end:
-            result = end.value
-            break
+    pieces, result = in_pieces(lacam_steps(starts, goals, near, dist, max_nodes=5000, rotations=False))
     assert result == lacam(starts, goals, near, dist, max_nodes=5000, rotations=False)
     assert result.configs is not None and result.configs[-1] == tuple(goals)
     assert all(p > 0 for p in pieces)
