@@ -35,11 +35,12 @@ SIZE = 128
 
 
 def timing_request(ctx: Context, counts: list[int] | None, ticks: int | None, size: int | None) -> dict[str, Any]:
+    from arcstar.service.worlds import PLAN_WORK
     from bench import world_bench
 
     return {"counts": counts or COUNTS, "size": size or SIZE, "ticks": ticks or (100 if ctx.quick else 400),
             "seed": 7, "scenarios": [], "methods": ctx.methods, "budget_s": 30.0 if ctx.quick else 60.0,
-            "repeats": 1 if ctx.quick else world_bench.REPEATS}
+            "repeats": 1 if ctx.quick else world_bench.REPEATS, "plan_work": PLAN_WORK}
 
 
 def peer_versions_note() -> tuple[dict[str, str | None], str]:
@@ -77,11 +78,12 @@ def timing_table(caption: str, result: dict[str, Any], peer: dict[int, dict[str,
         met = ""
         if judged and r["count"] == 100 and med is not None:
             met = "- (failed)" if "error" in r else "yes" if med <= TARGET_MS else "**no**"
+        method = r["method"] if not r.get("plan_work") else f"{r['method']}, plan_work {r['plan_work']}"
         if "error" in r and not r.get("ticks"):
-            rows.append([r["count"], r["method"], f"failed: {r['error']}"] + [""] * 10)
+            rows.append([r["count"], method, f"failed: {r['error']}"] + [""] * 10)
             continue
         if r.get("first_ms") is None:
-            rows.append([r["count"], r["method"], "the first tick was still running at the time budget: stopped"]
+            rows.append([r["count"], method, "the first tick was still running at the time budget: stopped"]
                         + [""] * 10)
             continue
         after = "; cut at the time budget" if r.get("cut") else ""
@@ -89,7 +91,7 @@ def timing_table(caption: str, result: dict[str, Any], peer: dict[int, dict[str,
             after += f"; then failed: {r['error']}"
 
         rows.append([
-            r["count"], r["method"], fmt_ms(r.get("first_ms")), fmt_ms(med), fmt_ms(r.get("p95_ms")),
+            r["count"], method, fmt_ms(r.get("first_ms")), fmt_ms(med), fmt_ms(r.get("p95_ms")),
             fmt_ms(r.get("max_ms")),
             f"{r['ticks']} ({r['game_s']:.0f} s){after}",
             f"{r['moving_median']:.0f}",
@@ -118,6 +120,10 @@ TIMING_NOTES = [
     "within 5 tiles, at most 10, time horizon 2 s (1 s against walls). 'walls': the map's walls as ORCA "
     "obstacles (blocked tiles merged into rectangles); 'agents only': no obstacles, as in RVO2's own figures. "
     "arcstar / pyrvo: arcstar's median ms per tick / pyrvo's median do_step ms (how many times slower).",
+    "'plan_work N': the same crowd with `World.plan_work` N (the lab's): a jam's or the cooperative round's "
+    "plan is made N units of work a tick (about an expansion each), its units standing meanwhile, so the worst "
+    "ticks are those of the rest of the world; without it a round is planned in the tick it falls due. The "
+    "run differs from the row above it from the first round on (units wait for plans).",
 ]
 
 
@@ -189,8 +195,9 @@ def world_pyodide(ctx: Context, counts: list[int] | None = None, ticks: int | No
     under = ""
     for method in methods:  # one Node.js process per method, so a method that hangs loses only its rows
         ctx.log(f"Pyodide: world ticks, avoidance {method}")
+        crowds = len(request["counts"]) * (2 if request.get("plan_work") and method in world_bench.ROUNDS else 1)
         one, under, why = pyodide_run(ctx, {**request, "methods": [method]},
-                                      timeout=len(request["counts"]) * (request["budget_s"] + 60.0) + 120.0)
+                                      timeout=crowds * (request["budget_s"] + 60.0) + 120.0)
         if one is None:
             result["timing"] += [{"count": c, "method": method, "error": why} for c in request["counts"]]
             continue

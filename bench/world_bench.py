@@ -9,7 +9,9 @@ Standard library, numpy and arcstar only; the peers (pyrvo, pymapf) are in ``wor
   (``arcstar.world.units.BUILT_AVOIDANCE``, read at run time so methods are picked up as they
   land): the first tick (every unit plans its route) timed alone, then ``ticks`` ticks of
   ``World.step()`` one by one (recording samples off, as a game would run it): median, 95th
-  percentile and worst ms per tick, and how many units were moving.
+  percentile and worst ms per tick, and how many units were moving; the methods that plan rounds
+  (jams, cooperative) again with the lab's ``plan_work`` when the request names it (a round planned
+  a tick's work at a time: its worst ticks).
 - **scenarios**: the proof presets (``presets.PRESETS``) per method, run to their duration or
   until every unit is done, every ``step()`` timed; the metrics of the trajectories.
 
@@ -34,6 +36,9 @@ import numpy as np
 #: How many times a crowd's ticks are replayed (``tick_timing``): the machine the bench runs on is
 #: shared, and its speed was seen to swing by up to two times from one second to the next.
 REPEATS = 3
+
+#: The methods that plan rounds (a jam's plan, cooperative), timed again with a ``plan_work``.
+ROUNDS = ("pinter", "claimed", "cooperative")
 
 #: The proof scenarios and their parameters (issue 11: 20 units through the door, 10 + 10 swap).
 SCENARIOS: dict[str, dict[str, Any]] = {
@@ -98,19 +103,19 @@ def failure(exc: BaseException, tick: int) -> str:
 
 
 def tick_timing(count: int, size: int, method: str, ticks: int, seed: int, budget_s: float = 120.0,
-                repeats: int = REPEATS) -> dict[str, Any]:
+                repeats: int = REPEATS, plan_work: int | None = None) -> dict[str, Any]:
     """One crowd, ``ticks`` timed ticks after the first (see the module notes), replayed
     ``repeats`` times; each tick's time is its least over the replays (``min_of``). Fewer ticks
     if a replay takes more than ``budget_s`` seconds (``cut`` says so; a tick running when the
     budget runs out is stopped where timers can be had). An exception is reported (``error``)
     with what was measured before it."""
     out: dict[str, Any] = {"count": count, "size": size, "method": method, "cut": False, "first_ms": None,
-                           "repeats": 0}
+                           "repeats": 0, "plan_work": plan_work}
     runs: list[list[float]] = []
     moving: list[int] = []
     firsts: list[float] = []
     for _ in range(max(1, repeats)):
-        run = _replay(count, size, method, ticks, seed, budget_s, out)
+        run = _replay(count, size, method, ticks, seed, budget_s, out, plan_work)
         if run is None:
             break
         times, first, moving = run
@@ -134,14 +139,15 @@ def min_of(runs: list[list[float]]) -> list[float]:
     return [min(ts) for ts in zip(*runs)] if runs else []
 
 
-def _replay(count: int, size: int, method: str, ticks: int, seed: int, budget_s: float, out: dict[str, Any]
-            ) -> tuple[list[float], float, list[int]] | None:
+def _replay(count: int, size: int, method: str, ticks: int, seed: int, budget_s: float, out: dict[str, Any],
+            plan_work: int | None = None) -> tuple[list[float], float, list[int]] | None:
     """One run of the crowd: each tick's ms, the first tick's ms and the moving units per tick;
     None when the world cannot be made (``out["error"]`` says why). A cut or an error is noted
     in ``out`` and what was timed before it is returned."""
     from arcstar.world import presets, read_scenario
 
     doc = presets.crowd(count=count, size=size, avoidance=method, seed=seed)
+    doc["plan_work"] = plan_work
     try:
         world = read_scenario(doc).world
     except Exception as exc:  # noqa: BLE001 - a method refused or broken: said in the table
@@ -232,13 +238,16 @@ def scenario_runs(names: list[str], methods: list[str], budget_s: float = 300.0)
 def run_request(request: dict[str, Any]) -> dict[str, Any]:
     """What a section asks: {"counts", "size", "ticks", "seed", "methods" (None: all built),
     "scenarios" (names; empty: none), "budget_s" (wall time per crowd replay or scenario run),
-    "repeats" (replays of each crowd, ``REPEATS`` by default)}."""
+    "repeats" (replays of each crowd, ``REPEATS`` by default), "plan_work" (if given: the methods
+    in ``ROUNDS`` again with it)}."""
     built = built_methods()
     methods = [m for m in request.get("methods") or () if m in built] or built
     budget = request.get("budget_s", 120.0)
     repeats = request.get("repeats", REPEATS)
+    work = request.get("plan_work")
+    runs = [(m, None) for m in methods] + [(m, work) for m in methods if work and m in ROUNDS]
     timing = [tick_timing(c, request.get("size", 128), m, request.get("ticks", 400), request.get("seed", 7), budget,
-                          repeats) for c in request.get("counts", [100, 250]) for m in methods]
+                          repeats, pw) for c in request.get("counts", [100, 250]) for m, pw in runs]
     scen = scenario_runs(request.get("scenarios", []), methods, budget)
     runtime = {"python": sys.version.split()[0]}
     try:
