@@ -154,7 +154,7 @@ class Cooperative(Avoider):
         self.active = 0.0
         self.bodies: dict[str, tuple[str, float]] = {}  # unit -> the body holding it, when
         self.ring_since: dict[str, float] = {}
-        self._job: Sliced[None] | None = None  # the round being planned, ``PLAN_WORK`` a tick
+        self._job: Sliced[None] | None = None  # the round being planned, the world's ``plan_work`` a tick
 
     @property
     def planning(self) -> bool:

@@ -188,7 +188,7 @@ class Local(Avoider):
         g = self.group
         if g is None or g.members is None:
             return
-        if not g.dirty and not any(u.busy for u in g.mine(world)):
+        if not g.dirty and not g.planning and not any(u.busy for u in g.mine(world)):
             g.members.clear()  # all through: local rules again (till then, those through rest in the plan)
         if not g.members:
             self.group = None
