@@ -6,7 +6,8 @@ its ``Mover``. Nothing reads the clock or an unseeded random source, so a world 
 way with the same seed gives the same samples, bit for bit. The seed drives ``rng``, kept for
 the avoidance methods to come (tie-breaks), so that they stay deterministic too.
 
-Avoidance: ``none`` only for now (units ignore each other; see ``units.Avoidance``).
+How units treat each other is the avoider's (``methods``: ``none``, ``pinter``, ``claimed``,
+``cooperative``; see ``units.Avoidance``); the world asks it at set points of a tick.
 """
 
 from __future__ import annotations
@@ -164,10 +165,11 @@ class World:
     def replan(self, u: UnitState, walls: frozenset[tuple[int, int]], longest: float = math.inf) -> bool:
         """Plan ``u``'s leg again with ``walls`` walled off (its own tiles and goal kept); if a
         way exists no longer than ``longest`` tiles, the unit brakes and takes it from where it
-        stops. Returns whether it will."""
+        stops. Returns whether it will. Only the tiles are planned here (the way is planned in
+        full, curves and all, from where the unit stops): the check costs a third of a route."""
         if u.order is None or u.mover is None or u.detour is not None:
             return False
-        route = self._route(u, walls, fallback=False)
+        route = self._route(u, walls, fallback=False, tiles=True)
         if route.path is None or route.path.length > longest:
             return False
         u.avoid = walls
@@ -235,10 +237,11 @@ class World:
         assert order is not None
         return (order.points[u.leg % len(order.points)],) if order.kind is OrderKind.PATROL else order.points
 
-    def _route(self, u: UnitState, walls: frozenset[tuple[int, int]] = frozenset(), fallback: bool = True) -> Route:
+    def _route(self, u: UnitState, walls: frozenset[tuple[int, int]] = frozenset(), fallback: bool = True,
+               tiles: bool = False) -> Route:
         """The route for ``u``'s leg from where it stands, on the map its avoidance and fog
         give it, with ``walls`` walled off; with ``fallback``, on the map alone when other units
-        leave no way."""
+        leave no way; with ``tiles``, the tile path only (plain A* for its width, no curves)."""
         pose = Pose(u.x, u.y, u.heading)
         goals = self._goals(u)
         nearest = u.detour is None and u.order is not None and u.order.kind is OrderKind.NEAREST
@@ -252,7 +255,7 @@ class World:
         if walls:
             keep = body_tiles(u.x, u.y, u.spec.width) | {tile_of(g[0], g[1]) for g in goals}
             base = walled(base, walls, keep)
-        spec = u.spec if u.detour is None else replace(u.spec, method="astar")  # a short step aside: pivots
+        spec = u.spec if u.detour is None and not tiles else replace(u.spec, method="astar")  # (a step aside: pivots)
         route = plan_route(base, spec, pose, goals, to_nearest=nearest)
         if route.path is None and route.message and (base is not known or walls) and fallback:
             route = plan_route(known, spec, pose, goals, to_nearest=nearest)  # other units hem it in
