@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from arcstar.collision.clearance import DEFAULT_CAP, MOVES, clearance_map, move_masks_for, passable_for, step_ok_for
 from arcstar.collision.swept import swept_line_clear
 from arcstar.maps.mapio import parse_ascii
-from arcstar.maps.tilemap import TileMap
+from arcstar.maps.tilemap import Terrain, TileMap
+from arcstar.outcomes import BadInput
 from arcstar.search.grid import GridGraph, GridOptions
 from conftest import benchmarks_dir
 
@@ -258,3 +259,71 @@ def test_masks_cached_and_bad_input():
     with pytest.raises(ValueError):
         clearance_map(np.zeros((3, 3)))
     assert step_ok_for(m, (0, 0), (4, 4), 1.0) and step_ok_for(m, (0.0, 0), (1, 1), 1.0)
+
+
+# ----------------------------------------------------------------------------- walled copies
+
+def walled_case(seed: int) -> tuple[TileMap, TileMap, np.ndarray]:
+    """A random map, a copy of it with random tiles walled (some off the map, some walls
+    already) and the copy's blocked tiles as a fresh array."""
+    blocked = random_blocked(seed)
+    base = TileMap.from_blocked(blocked)
+    rng = np.random.default_rng(seed + 1)
+    h, w = blocked.shape
+    tiles = [(int(x), int(y)) for x, y in zip(rng.integers(-2, w + 2, 12), rng.integers(-2, h + 2, 12))]
+    walled = base.walled(tiles[:int(rng.integers(0, 13))])
+    return base, walled, walled.blocked.copy()
+
+
+@FAST
+@given(seed=st.integers(0, 2**31), width=st.floats(0.05, 4.0))
+def test_a_walled_copys_tables_are_patched_from_its_origins_and_still_exact(seed, width):
+    base, walled, blocked = walled_case(seed)
+    passable_for(base, width), move_masks_for(base, width)  # the origin's tables, to patch from
+    assert walled.walled_from() is not None and walled.walled_from()[0] is base
+    np.testing.assert_array_equal(passable_for(walled, width), brute_clearance(blocked, 100.0) >= width)
+    check_masks(walled, blocked, width)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), width=st.sampled_from([None, 0.5, 0.9, 1.0, 1.6, 3.0]),
+       diagonal=st.sampled_from(["both", "never"]))
+def test_a_walled_copy_plans_as_a_map_built_fresh_does(seed, width, diagonal):
+    from arcstar.planner import plan
+
+    base, walled, blocked = walled_case(seed)
+    fresh = TileMap.from_blocked(blocked)
+    h, w = blocked.shape
+    rng = np.random.default_rng(seed)
+    opts = {"width": width, "diagonal": diagonal, "neighbours": 8 if diagonal == "both" else 4}
+
+    def outcome(m: TileMap, a: tuple[int, int], b: tuple[int, int]) -> tuple:
+        try:
+            r = plan(m, a, b, **opts)
+        except BadInput as e:  # the body does not fit there: the same on both
+            return ("refused", str(e))
+        return r.status, r.path, r.cost, r.expanded
+    for _ in range(4):
+        a = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        b = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        if blocked[a[1], a[0]] or blocked[b[1], b[0]]:
+            continue
+        assert outcome(walled, a, b) == outcome(fresh, a, b)
+
+
+def test_walled_copies_forget_their_origin_once_either_changes():
+    base = TileMap.empty(6, 4)
+    base.set_tile(0, 0, 1)
+    walled = base.walled([(0, 0), (2, 1), (9, 9), (-1, 2)])
+    assert walled.blocked[1, 2] and not base.blocked[1, 2]
+    origin = walled.walled_from()
+    assert origin is not None and origin[1].tolist() == [1 * 6 + 2]  # only the tile it blocked
+    walled.set_tile(4, 3, 1)
+    assert walled.walled_from() is None
+    again = base.walled([(3, 3)])
+    base.set_tile(5, 0, 1)
+    assert again.walled_from() is None and not again.blocked[0, 5]
+    assert base.walled([]).walled_from()[1].size == 0
+    no_walls = TileMap(np.zeros((2, 2), dtype=np.uint8), [Terrain(0, "ground", ".", 1.0)])
+    with pytest.raises(ValueError):
+        no_walls.walled([(0, 0)])

@@ -145,11 +145,41 @@ def passable_for(tilemap: TileMap, width: Any) -> np.ndarray:
     width = check_width(width)
 
     def build() -> np.ndarray:
+        origin = tilemap.walled_from()
+        if origin is not None:
+            return _frozen(_passable_walled(passable_for(origin[0], width), origin[1], width))
         if width > min(tilemap.width, tilemap.height):
             return _frozen(np.zeros(tilemap.blocked.shape, dtype=bool))
         c = clearance_map(tilemap, max(DEFAULT_CAP, width))
         return _frozen(c > width - 2.0 * TOUCH)
     return tilemap.cached(f"passable:{width!r}", build)
+
+
+def _reach_offsets(width: float) -> np.ndarray:
+    """The tile offsets (dx, dy) at which a blocked tile keeps a disc of diameter ``width`` off
+    a tile's centre: the clearance transform's own (integer, squared doubled) distances, so a
+    patch agrees with the full table exactly."""
+    r = math.ceil(width / 2.0) + 1
+    d = np.arange(-r, r + 1)
+    g = np.maximum(2 * np.abs(d) - 1, 0)
+    v = (g[:, None] ** 2 + g[None, :] ** 2).astype(np.float64)  # [dy, dx]
+    dy, dx = np.nonzero(np.sqrt(v) <= width - 2.0 * TOUCH)
+    return np.stack((d[dx], d[dy]), axis=1)
+
+
+def _passable_walled(passable: np.ndarray, cells: np.ndarray, width: float) -> np.ndarray:
+    """``passable`` (a map's) with the tiles ``cells`` (flat) blocked as well."""
+    out = passable.copy()
+    if not len(cells):
+        return out
+    h, w = out.shape
+    ys, xs = np.divmod(cells, w)
+    offsets = _reach_offsets(width)
+    px = (xs[:, None] + offsets[None, :, 0]).ravel()
+    py = (ys[:, None] + offsets[None, :, 1]).ravel()
+    on = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+    out[py[on], px[on]] = False
+    return out
 
 
 #: Sub-cells per tile side for ``regions_for``.
@@ -191,19 +221,52 @@ def move_masks_for(tilemap: TileMap, width: Any) -> np.ndarray:
     """
     tilemap = _check_map(tilemap)
     width = check_width(width)
-    return tilemap.cached(f"moves:{width!r}", lambda: _frozen(_move_masks(tilemap, width)))
+    def build() -> np.ndarray:
+        origin = tilemap.walled_from()
+        if origin is not None:
+            return _frozen(_move_masks_walled(tilemap, origin[0], origin[1], width))
+        return _frozen(_move_masks(passable_for(tilemap, width), ~tilemap.blocked, width))
+    return tilemap.cached(f"moves:{width!r}", build)
 
 
-def _move_masks(tilemap: TileMap, width: float) -> np.ndarray:
-    h, w = tilemap.height, tilemap.width
-    passable = passable_for(tilemap, width)
-    if not passable.any():  # (also bounds the work below: a passable width fits the map)
-        return np.zeros((h, w), dtype=np.uint8)
+def _mask_reach(width: float) -> tuple[list[int], int]:
+    """The anti-diagonal steps k a diagonal move checks, and how far (tiles) a tile's mask
+    reads from it, plus one."""
     reach = 0.5 * width - TOUCH
     ks = [k for k in range(int(reach / _SQRT2) + 2) if k * _SQRT2 <= reach]
-    pad = (ks[-1] if ks else 0) + 2
+    return ks, (ks[-1] if ks else 0) + 2
+
+
+def _move_masks_walled(tilemap: TileMap, base: TileMap, cells: np.ndarray, width: float) -> np.ndarray:
+    """``tilemap``'s masks from ``base``'s, ``tilemap`` being ``base`` with ``cells`` walled: only
+    the masks within reach of a tile whose standing or openness changed are made again (on a
+    window wide enough that they read nothing outside it)."""
+    out = move_masks_for(base, width).copy()
+    passable = passable_for(tilemap, width)
+    changed = np.flatnonzero((passable != passable_for(base, width)).ravel())
+    touched = np.concatenate((cells, changed))
+    if not len(touched):
+        return out
+    h, w = out.shape
+    ys, xs = np.divmod(touched, w)
+    pad = _mask_reach(width)[1]
+    y0, y1 = max(int(ys.min()) - pad, 0), min(int(ys.max()) + pad + 1, h)  # the masks to make again
+    x0, x1 = max(int(xs.min()) - pad, 0), min(int(xs.max()) + pad + 1, w)
+    wy0, wy1, wx0, wx1 = max(y0 - pad, 0), min(y1 + pad, h), max(x0 - pad, 0), min(x1 + pad, w)  # what they read
+    part = _move_masks(passable[wy0:wy1, wx0:wx1], ~tilemap.blocked[wy0:wy1, wx0:wx1], width)
+    out[y0:y1, x0:x1] = part[y0 - wy0:y1 - wy0, x0 - wx0:x1 - wx0]
+    return out
+
+
+def _move_masks(passable: np.ndarray, free: np.ndarray, width: float) -> np.ndarray:
+    """The masks of ``move_masks_for`` for standing tiles ``passable`` and open tiles ``free``
+    (everything outside them blocked)."""
+    h, w = passable.shape
+    if not passable.any():  # (also bounds the work below: a passable width fits the map)
+        return np.zeros((h, w), dtype=np.uint8)
+    ks, pad = _mask_reach(width)
     pp = np.pad(passable, pad)
-    fp = np.pad(~tilemap.blocked, pad)  # off-map is not free
+    fp = np.pad(free, pad)  # off-map is not free
 
     def at(a: np.ndarray, dx: int, dy: int) -> np.ndarray:
         return a[pad + dy:pad + dy + h, pad + dx:pad + dx + w]

@@ -36,13 +36,25 @@ class Unit:
 
 def unit_graph(tilemap: TileMap, grid: GridOptions, width: float | None) -> GridGraph:
     """The grid a unit of ``width`` walks: tiles where it fits and steps its swept disc clears
-    (cached per map version, grid options and width; the plain grid for a point unit)."""
-    graph = graph_for(tilemap, grid)
+    (cached per map version, grid options and width; the plain grid for a point unit).
+
+    On a map walled from another (``TileMap.walled``) it is the other's graph with the moves and
+    tiles the walls take away taken away, not a new build: the same searches, for a fraction of
+    the time (the world plans round other units so, several times a tick in a crowd)."""
     if width is None:
-        return graph
+        return graph_for(tilemap, grid)
     if grid.diagonal not in ("both", "never"):
         raise BadInput("with a width, diagonal must be 'both' or 'never': the swept-disc test decides the rest",
                        "diagonal")
     w = float(width)
-    return tilemap.cached(f"graph:{grid}:width={w!r}", lambda: graph.restricted(
-        move_masks_for(tilemap, w), passable_for(tilemap, w)))
+
+    def build() -> GridGraph:
+        origin = tilemap.walled_from()
+        if origin is not None:
+            graph = unit_graph(origin[0], grid, w)
+            # walls take tiles away, so a search reads only what it read before, but for the one
+            # cost of every step, and the heuristic's scale: the same on both maps or built anew
+            if graph.uniform_steps is not None and tilemap.min_cost() == graph.min_cost:
+                return graph.restricted(move_masks_for(tilemap, w), passable_for(tilemap, w), tilemap.version)
+        return graph_for(tilemap, grid).restricted(move_masks_for(tilemap, w), passable_for(tilemap, w))
+    return tilemap.cached(f"graph:{grid}:width={w!r}", build)

@@ -82,6 +82,7 @@ class TileMap:
         self.version = 0
         self._cache: dict[str, object] = {}
         self._cache_version = -1
+        self._origin: tuple[TileMap, int, int, np.ndarray] | None = None  # see walled_from
         if influence is not None:
             self.set_influence(influence)
             self.version = 0
@@ -103,6 +104,36 @@ class TileMap:
         m = TileMap(self.terrain.copy(), self.terrains.values(), self.influence)
         m.version = self.version
         return m
+
+    def walled(self, tiles: Iterable[tuple[int, int]]) -> TileMap:
+        """A copy with ``tiles`` (x, y; those off the map are ignored) made walls. The copy
+        remembers this map (``walled_from``), so that what other layers derive from it can be
+        patched from this map's instead of built again: a unit planning round a few tiles others
+        hold pays for those tiles, not for the whole map."""
+        code = WALL if self.terrains.get(WALL, Terrain(WALL, "", "", 0.0)).cost == INF else \
+            next((t.code for t in self.terrains.values() if t.cost == INF), None)
+        if code is None:
+            raise ValueError("this map has no impassable terrain to make walls of")
+        out = self.copy()
+        h, w = self.terrain.shape
+        flat = sorted({y * w + x for x, y in tiles if 0 <= x < w and 0 <= y < h})
+        cells = np.array(flat, dtype=np.int64)
+        cells = cells[~self.blocked.ravel()[cells]]  # the tiles this makes blocked
+        if len(cells):
+            out.terrain.ravel()[cells] = code
+            out.touch()
+        out._origin = (self, self.version, out.version, cells)
+        return out
+
+    def walled_from(self) -> tuple[TileMap, np.ndarray] | None:
+        """(the map this was walled from, the flat indices of the tiles that walling blocked),
+        while neither map has changed since ``walled``; None otherwise."""
+        if self._origin is None:
+            return None
+        base, base_version, version, cells = self._origin
+        if base.version != base_version or self.version != version:
+            return None
+        return base, cells
 
     # -- shape and lookups --------------------------------------------------------------
     @property

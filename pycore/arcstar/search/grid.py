@@ -194,11 +194,15 @@ class GridGraph:
         mask[~free] = 0
         return bytes(mask.ravel())
 
-    def restricted(self, legal: np.ndarray, standable: np.ndarray) -> GridGraph:
+    def restricted(self, legal: np.ndarray, standable: np.ndarray, map_version: int | None = None) -> GridGraph:
         """A copy whose moves are limited to ``legal`` (an unpadded per-tile bit mask in the
-        order of ``moves``) and whose passable tiles are ``standable`` (for a wide unit)."""
+        order of ``moves``) and whose passable tiles are ``standable`` (for a wide unit);
+        ``map_version``: the version of the map it is for, when that is another map (one with
+        some of this map's tiles walled: a search reads costs only of tiles it may enter)."""
         other = copy.copy(self)
         other.jps = None
+        if map_version is not None:
+            other.map_version = map_version
         mask = np.pad(np.asarray(legal, dtype=np.uint8), 1)
         if not self.options.allows_diagonals:
             mask &= 0x0F

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..maps.tilemap import WALL, TileMap
+from ..maps.tilemap import TileMap
 from .events import EventKind
 from .orders import Order, OrderKind, Point, Route, tile_of
 from .spacing import HEAD_ON, MARGIN
@@ -361,11 +361,4 @@ def detour(world: World, u: UnitState, around: Iterable[Tile]) -> bool:
 def walled(base: TileMap, tiles: Iterable[Tile], keep: Iterable[Tile] = ()) -> TileMap:
     """A copy of ``base`` with ``tiles`` made walls (``keep`` left as they are)."""
     kept = set(keep)
-    out = base.copy()
-    grid = out.terrain
-    h, w = grid.shape
-    for x, y in tiles:
-        if 0 <= x < w and 0 <= y < h and (x, y) not in kept:
-            grid[y, x] = WALL
-    out.touch()
-    return out
+    return base.walled(t for t in tiles if t not in kept)
