@@ -127,6 +127,7 @@ def tick_timing(count: int, size: int, method: str, ticks: int, seed: int, budge
     firsts = [f for f in firsts if not math.isnan(f)]
     out.update(repeats=len(runs), ticks=len(times), first_ms=min(firsts) if firsts else None,
                median_ms=statistics.median(times) if times else None, p95_ms=percentile(times, 95),
+               mean_ms=statistics.fmean(times) if times else None,
                max_ms=max(times) if times else None, moving_median=statistics.median(moving) if moving else 0,
                game_s=len(times) * out.get("dt", 0.0))
     return out

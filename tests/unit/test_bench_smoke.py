@@ -85,6 +85,7 @@ def test_crowd_ticks_are_replayed_and_each_tick_keeps_its_least_time():
     r = world_bench.tick_timing(6, 24, "pinter", ticks=5, seed=7, repeats=2)
     assert r["repeats"] == 2 and r["ticks"] == 5 and "error" not in r
     assert r["median_ms"] <= r["p95_ms"] <= r["max_ms"]
+    assert 0.0 < r["mean_ms"] <= r["max_ms"]
 
 
 def test_world_peers_section_on_the_junction_has_arcstar_and_peer_rows():
