@@ -104,7 +104,8 @@ def timing_table(caption: str, result: dict[str, Any], peer: dict[int, dict[str,
             fmt_ratio(med / pb) if med and pb else "-", met,
         ])
     headers = ["units", "avoidance", "first tick ms (plans every route)", "median ms/tick", "p95 ms/tick",
-               "worst ms/tick", "mean ms/tick (a 10 Hz world's share of a core)", "ticks timed (game time)", "moving units (median)",
+               "worst ms/tick", "mean ms/tick (a 10 Hz world's share of a core)", "ticks timed (game time)",
+               "moving units (median)",
                "pyrvo do_step ms (walls)", "arcstar / pyrvo", "pyrvo do_step ms (agents only)",
                "arcstar / pyrvo (agents only)", f"<= {TARGET_MS:g} ms (100 units)"]
     return Table(caption, headers, rows)
