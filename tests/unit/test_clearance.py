@@ -324,6 +324,9 @@ def test_walled_copies_forget_their_origin_once_either_changes():
     base.set_tile(5, 0, 1)
     assert again.walled_from() is None and not again.blocked[0, 5]
     assert base.walled([]).walled_from()[1].size == 0
+    for bad in ([(1.5, 0)], [(1, None)], [(True, 0)], [(1, 2, 3)], ["ab"], [[1, 1]]):
+        with pytest.raises(ValueError, match="pairs of integers"):
+            base.walled(bad)
     no_walls = TileMap(np.zeros((2, 2), dtype=np.uint8), [Terrain(0, "ground", ".", 1.0)])
     with pytest.raises(ValueError):
         no_walls.walled([(0, 0)])

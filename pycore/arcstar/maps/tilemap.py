@@ -114,10 +114,17 @@ class TileMap:
             next((t.code for t in self.terrains.values() if t.cost == INF), None)
         if code is None:
             raise ValueError("this map has no impassable terrain to make walls of")
-        out = self.copy()
         h, w = self.terrain.shape
-        flat = sorted({y * w + x for x, y in tiles if 0 <= x < w and 0 <= y < h})
-        cells = np.array(flat, dtype=np.int64)
+        flat: set[int] = set()
+        for t in tiles:
+            if not isinstance(t, tuple) or len(t) != 2 or \
+                    not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in t):
+                raise ValueError(f"tiles to wall must be (x, y) pairs of integers, got {t!r}")
+            x, y = t
+            if 0 <= x < w and 0 <= y < h:
+                flat.add(int(y) * w + int(x))
+        out = self.copy()
+        cells = np.array(sorted(flat), dtype=np.int64)
         cells = cells[~self.blocked.ravel()[cells]]  # the tiles this makes blocked
         if len(cells):
             out.terrain.ravel()[cells] = code
