@@ -50,11 +50,10 @@ def unit_graph(tilemap: TileMap, grid: GridOptions, width: float | None) -> Grid
 
     def build() -> GridGraph:
         origin = tilemap.walled_from()
-        if origin is not None:
-            graph = unit_graph(origin[0], grid, w)
-            # walls take tiles away, so a search reads only what it read before, but for the one
-            # cost of every step, and the heuristic's scale: the same on both maps or built anew
-            if graph.uniform_steps is not None and tilemap.min_cost() == graph.min_cost:
-                return graph.restricted(move_masks_for(tilemap, w), passable_for(tilemap, w), tilemap.version)
-        return graph_for(tilemap, grid).restricted(move_masks_for(tilemap, w), passable_for(tilemap, w))
+        graph = None if origin is None else unit_graph(origin[0], grid, w)
+        # walls take tiles away, so a search reads only what it read before, but for the one cost
+        # of every step and the heuristic's scale: the same on both maps, or built anew
+        if graph is None or graph.uniform_steps is None or tilemap.min_cost() != graph.min_cost:
+            graph = graph_for(tilemap, grid)
+        return graph.restricted(move_masks_for(tilemap, w), passable_for(tilemap, w), tilemap.version)
     return tilemap.cached(f"graph:{grid}:width={w!r}", build)

@@ -110,8 +110,7 @@ class TileMap:
         remembers this map (``walled_from``), so that what other layers derive from it can be
         patched from this map's instead of built again: a unit planning round a few tiles others
         hold pays for those tiles, not for the whole map."""
-        code = WALL if self.terrains.get(WALL, Terrain(WALL, "", "", 0.0)).cost == INF else \
-            next((t.code for t in self.terrains.values() if t.cost == INF), None)
+        code = next((c for c in (WALL, *self.terrains) if c in self.terrains and self.terrains[c].cost == INF), None)
         if code is None:
             raise ValueError("this map has no impassable terrain to make walls of")
         h, w = self.terrain.shape
