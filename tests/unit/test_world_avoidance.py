@@ -45,6 +45,24 @@ def test_head_on_in_a_corridor_with_a_passing_bay(method, kind):
     assert a.samples[-1][1:3] == pytest.approx((13.5, 1.5)) and b.samples[-1][1:3] == pytest.approx((1.5, 1.5))
 
 
+@pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
+@pytest.mark.parametrize("unit", [{"kind": "car"}, {"kind": "tank"},
+                                  {"width": 0.8, "radius": 0.5, "speed": 6.0, "braking": 2.0}])
+@pytest.mark.parametrize("length, bay", [(14, 8), (21, 5)])
+def test_units_meeting_head_on_at_full_speed_stop_apart(method, unit, length, bay):
+    """Fast units head-on in a long corridor with its bay off the middle: each leaves the other
+    only half the gap, so each must see the other from twice its stopping distance (cars at 4
+    tiles/s stopped 0.2 tile inside each other under claimed when they looked only as far as
+    they needed to stop)."""
+    rows = ["#" * (length + 2), "#" + "." * length + "#",
+            "#" * (bay + 1) + "." + "#" * (length - bay), "#" * (length + 2)]
+    units = [{"id": "a", **unit, "start": [1.5, 1.5, 0.0], "goal": [length + 0.5, 1.5]},
+             {"id": "b", **unit, "start": [length + 0.5, 1.5, math.pi], "goal": [1.5, 1.5]}]
+    w = run({"map": rows, "seed": 1, "duration": 90, "avoidance": method, "units": units})
+    assert overlap(w) <= TOLERANCE
+    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units]
+
+
 def test_without_avoidance_the_same_corridor_has_the_bodies_overlap():
     """The check can fail: with no avoidance the two drive through each other."""
     w = run(presets.corridor_bay(length=13, avoidance="none"))

@@ -10,14 +10,16 @@ import pytest
 from arcstar.world import presets, read_scenario, spacing
 
 
-def standing_over_all(u, others, near, dt, dist, ahead, standoff):
+def standing_over_all(u, others, near, dt, dist, xy, i0, i1, i2, standoff):
     """The body check, every point of the way against every other unit, in numpy: the first
     point closer to a body than their radii and MARGIN (plus STANDOFF against a unit driving at
-    u through where it stands) and closer than it is now; half the gap to a unit coming at it."""
+    u through where it stands) and closer than it is now; half the gap to a unit coming at it,
+    which is looked for a stopping distance further (points up to ``i2``, else ``i1``)."""
     best, who = math.inf, None
     for j in others:
-        d = np.hypot(ahead[:, 0] - j.x, ahead[:, 1] - j.y)
         towards = spacing.approaching(j, u.x, u.y)
+        ahead = xy[i0:(i2 if towards else i1) + 1]
+        d = np.hypot(ahead[:, 0] - j.x, ahead[:, 1] - j.y)
         clear = u.spec.width / 2.0 + j.spec.width / 2.0 + spacing.MARGIN
         way = spacing.ahead_of(j, dt)
         if standoff and towards and u.gives_way_to != j.spec.id and (d < clear + spacing.STANDOFF).any() \
@@ -25,7 +27,7 @@ def standing_over_all(u, others, near, dt, dist, ahead, standoff):
             clear += spacing.STANDOFF
         hit = np.flatnonzero(d < min(clear, math.hypot(j.x - u.x, j.y - u.y) - 1e-9))
         if len(hit):
-            gap = max(0.0, float(dist[hit[0]]) - u.mover.s - spacing.SPACING)
+            gap = max(0.0, float(dist[i0 + hit[0]]) - u.mover.s - spacing.SPACING)
             gap = gap / 2.0 if towards else gap
             if gap < best:
                 best, who = gap, j
@@ -62,10 +64,11 @@ def room_over_all(u, units, near, dt, standoff):
     dist, xy = m.points(spacing.SPACING)
     i0 = int((dist <= m.s).sum())
     i1 = int((dist <= m.s + spacing.reach_of(u, dt)).sum())
+    i2 = int((dist <= m.s + spacing.reach_of(u, dt) + m.stopping_distance()).sum())
     ahead = xy[i0:i1 + 1]
     if len(ahead) == 0 or not others:
         return math.inf, None
-    best, who = standing_over_all(u, others, near, dt, dist[i0:i1 + 1], ahead, standoff)
+    best, who = standing_over_all(u, others, near, dt, dist, xy, i0, i1, i2, standoff)
     times = (dist[i0:i1 + 1] - m.s) / max(m.v, spacing.VMIN)
     for j in others:
         if j.mover is None or abs(j.speed) < spacing.VMIN:

@@ -161,15 +161,19 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     if m is None:
         return math.inf, None
     v = m.v  # reach_of(u, dt), inlined, as below: room is asked for every unit every tick
-    reach = v * v / (2.0 * m.brake_rate) + (v + m.accel_rate * dt) * dt + 1.0
+    stop = v * v / (2.0 * m.brake_rate)
+    reach = stop + (v + m.accel_rate * dt) * dt + 1.0
+    # A unit coming towards this one leaves it only half the gap between them (``_standing``), so
+    # it is looked for a stopping distance further: the half is then still enough to stop in.
+    far = reach + stop
     half = u.spec.width / 2.0
     # Only units that could touch the way ahead this tick: within reach of a body where they stand,
     # or, moving, within reach of their own way ahead (``_crossing``).
     x, y = u.x, u.y
-    fixed = reach + SPACING + half  # + j's half width + MARGIN: where the bodies touch
+    fixed = far + SPACING + half  # + j's half width + MARGIN: where the bodies touch
     # (unit, how far its way ahead reaches when it moves at VMIN or faster (else -1), half width)
     others: list[tuple[UnitState, float, float]] = []
-    for _, j, jhalf in near.around(x, y, reach + half + near.pad):
+    for _, j, jhalf in near.around(x, y, far + half + near.pad):
         if j is u:
             continue
         dx, dy = j.x - x, j.y - y
@@ -196,7 +200,10 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     i1 = bisect_right(ds, m.s + reach, i0)
     if i1 >= n:
         i1 = n - 1
-    box = m.box(i0, i1)  # the way's bounds, without numpy
+    i2 = bisect_right(ds, m.s + far, i1)  # the way out to ``far``: for units coming towards it
+    if i2 >= n:
+        i2 = n - 1
+    box = m.box(i0, i2)  # the way's bounds, without numpy
     # The exact checks below are costly; a unit whose body (or way) stays clear of the way's
     # bounding box can take no part in them.
     still: list[UnitState] = []
@@ -215,7 +222,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
             moving.append(j)
     best, who = math.inf, None
     if still:
-        best, who = _standing(u, still, near, dt, i0, i1, standoff, margin)
+        best, who = _standing(u, still, near, dt, i0, i1, i2, standoff, margin)
     if moving:
         for j in moving:
             at = _crossing(u, j, near, dt, i0, i1, half + j.spec.width / 2.0 + MARGIN)
@@ -246,11 +253,12 @@ def _first_near(xs: list[float], ys: list[float], ds: list[float], i0: int, i1: 
     return -1
 
 
-def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, i0: int, i1: int,
+def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float, i0: int, i1: int, i2: int,
               standoff: bool, margin: float = MARGIN) -> tuple[float, UnitState | None]:
-    """How far ``u`` may drive along the points ``i0``..``i1`` of its way before its body comes
-    too close to one of ``others`` where it stands now (``room``): closer than their radii and
-    ``margin``, and closer than it is now (a unit may always back away)."""
+    """How far ``u`` may drive along the points ``i0``..``i1`` of its way (``i2`` for a unit
+    coming towards it) before its body comes too close to one of ``others`` where it stands now
+    (``room``): closer than their radii and ``margin``, and closer than it is now (a unit may
+    always back away)."""
     m = u.mover
     assert m is not None
     ds = m.dists()
@@ -261,15 +269,15 @@ def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float
         jx, jy = j.x, j.y
         towards = approaching(j, ux, uy)
         clear = half + j.spec.width / 2.0 + margin
-        k = i0
+        k, last = i0, i2 if towards else i1
         if standoff and towards and u.gives_way_to != j.spec.id:
-            k = _first_near(xs, ys, ds, i0, i1, jx, jy, clear + STANDOFF)
+            k = _first_near(xs, ys, ds, i0, last, jx, jy, clear + STANDOFF)
             if k < 0:
                 continue  # the way keeps clear of it, standoff and all
             if near.on_way(j, dt, ux, uy, clear):
                 clear += STANDOFF  # head-on: each drives through where the other stands
         now = math.hypot(jx - ux, jy - uy) - 1e-9
-        k = _first_near(xs, ys, ds, k, i1, jx, jy, clear if clear <= now else now)
+        k = _first_near(xs, ys, ds, k, last, jx, jy, clear if clear <= now else now)
         if k < 0:
             continue
         gap = ds[k] - s - SPACING
