@@ -339,13 +339,15 @@ class CooperativePlanner:
         # a state: (tile, tick, the move that brought it there: 0 once it has stood ``turns``
         # ticks, the ticks it has stood since), at first as the agent's history leaves it (a
         # plan goes on from where the last one left it, moving or part way through a stand)
-        came0, stood0 = 0, 0
-        if turns and not hold:
-            came0, stood0 = self._came(i, turns)
+        came0, stood0 = self._came(i, turns) if turns else (0, 0)
+        if came0 and hold:  # the ticks it first waits count towards its stand on the corner
+            came0, stood0 = (0, 0) if stood0 + hold >= turns else (came0, stood0 + hold)
         first = (start, t0 + hold, came0, stood0)
         g_of: dict[tuple[int, int, int, int], int] = {first: 0}
         parent: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {
             (start, t0 + k + 1, 0, 0): (start, t0 + k, 0, 0) for k in range(hold)}
+        if hold:
+            parent[first] = (start, t0 + hold - 1, 0, 0)  # (its waits, whatever its stand)
         heap = [(dist[start], dist[start], 0, first)]
         order = 1
         while heap:
