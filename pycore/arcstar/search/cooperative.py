@@ -339,15 +339,13 @@ class CooperativePlanner:
         # a state: (tile, tick, the move that brought it there: 0 once it has stood ``turns``
         # ticks, the ticks it has stood since), at first as the agent's history leaves it (a
         # plan goes on from where the last one left it, moving or part way through a stand)
-        came0, stood0 = self._came(i, turns) if turns else (0, 0)
-        if came0 and hold:  # the ticks it first waits count towards its stand on the corner
-            came0, stood0 = (0, 0) if stood0 + hold >= turns else (came0, stood0 + hold)
+        came0, stood0 = self._came(i, turns, hold) if turns else (0, 0)
         first = (start, t0 + hold, came0, stood0)
         g_of: dict[tuple[int, int, int, int], int] = {first: 0}
         parent: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {
-            (start, t0 + k + 1, 0, 0): (start, t0 + k, 0, 0) for k in range(hold)}
+            (start, t0 + k + 1, 0, 0): (start, t0 + k, 0, 0) for k in range(hold - 1)}
         if hold:
-            parent[first] = (start, t0 + hold - 1, 0, 0)  # (its waits, whatever its stand)
+            parent[first] = (start, t0 + hold - 1, 0, 0)  # its waits, for the path
         heap = [(dist[start], dist[start], 0, first)]
         order = 1
         while heap:
@@ -385,14 +383,14 @@ class CooperativePlanner:
                     order += 1
         return None
 
-    def _came(self, i: int, turns: int) -> tuple[int, int]:
-        """Agent ``i``'s last move and the ticks it has stood since (a move and 0 once it has
-        stood ``turns``: it may leave any way)."""
+    def _came(self, i: int, turns: int, hold: int = 0) -> tuple[int, int]:
+        """Agent ``i``'s last move and the ticks it will have stood since, ``hold`` more waits
+        counted (0, 0 once it has stood ``turns``: it may leave any way)."""
         h, stood = self.history[i], self._stood(i)
         k = len(h) - 1 - stood  # the tick it last moved into its tile (0: it never moved)
-        if k == 0 or stood >= turns:
+        if k == 0 or stood + hold >= turns:
             return 0, 0
-        return h[k] - h[k - 1], stood
+        return h[k] - h[k - 1], stood + hold
 
     def _plan_round(self) -> Sliced[None]:
         """Plan every agent for the next window, in priority order, yielding after each search.
