@@ -283,6 +283,12 @@ class _SegmentBase:
         s = self._along(step)
         return s, self._sample_at(s)[:, :2]
 
+    def sample_xy_lists(self, step: float) -> tuple[list[float], list[float], list[float]]:
+        """``sample_xy`` as three lists, distances, x and y: for callers that walk the points in
+        Python (a numpy call on a few points costs more than the points, in Pyodide most)."""
+        s, xy = self.sample_xy(step)
+        return s.tolist(), xy[:, 0].tolist(), xy[:, 1].tolist()
+
     def _along(self, step: float) -> np.ndarray:
         """Where ``sample`` puts its poses: evenly spaced distances, first and last included."""
         return np.linspace(0.0, self.length, _sample_count(self.length, step))
@@ -338,6 +344,21 @@ class Line(_SegmentBase):
     def _xyh(self, s: float) -> tuple[float, float, float]:
         d = s * self.gear
         return self.x + d * math.cos(self.heading), self.y + d * math.sin(self.heading), self.heading
+
+    def sample_xy_lists(self, step: float) -> tuple[list[float], list[float], list[float]]:
+        """``sample_xy`` as lists, made in Python: the same floats as numpy's (``linspace``
+        multiplies the index by the step and puts the end exactly; the rest is one product and
+        one sum a point)."""
+        n = _sample_count(self.length, step)
+        if n == 1:
+            along = [0.0]
+        else:
+            gap = self.length / (n - 1)
+            along = [i * gap for i in range(n - 1)]
+            along.append(self.length)
+        gear, x, y = self.gear, self.x, self.y
+        c, s = math.cos(self.heading), math.sin(self.heading)
+        return along, [x + a * gear * c for a in along], [y + a * gear * s for a in along]
 
     def _sample_at(self, s: np.ndarray) -> np.ndarray:
         d = s * self.gear

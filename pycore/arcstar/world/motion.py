@@ -177,19 +177,23 @@ class Mover:
         once (for spacing checks against other units)."""
         cached = self._points
         if cached is None:
-            dists: list[np.ndarray] = []
-            xys: list[np.ndarray] = []
+            dists: list[float] = []
+            xs: list[float] = []
+            ys: list[float] = []
             start = 0.0
             for seg in self.path.segments:
-                along, xy = seg.sample_xy(spacing)  # its start, ..., its end
+                along, sx, sy = seg.sample_xy_lists(spacing)  # its start, ..., its end
                 keep = max(1, len(along) - 1)  # the end is the next segment's start
-                dists.append(start + along[:keep])
-                xys.append(xy[:keep])
+                dists += [start + a for a in along[:keep]]
+                xs += sx[:keep]
+                ys += sy[:keep]
                 start += seg.length
             end = self.path.end_pose()
-            dists.append(np.array([start]))
-            xys.append(np.array([[end.x, end.y]]))
-            cached = self._points = (np.concatenate(dists), np.concatenate(xys))
+            dists.append(start)
+            xs.append(end.x)
+            ys.append(end.y)
+            cached = self._points = (np.array(dists), np.column_stack((xs, ys)))
+            self._xy_lists = xs, ys
         return cached
 
     def tile_entries(self) -> tuple[list[float], list[float], list[tuple[int, int]]]:
