@@ -104,23 +104,37 @@ def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
     bodies = m.bodies.get(width)  # the tiles at each point, kept on the mover: claims come round every half second
     if bodies is None:
         bodies = m.bodies[width] = [None] * len(dist)
+    xs, ys = m.xy_lists()
+    # consecutive points on the same tiles are one stretch: its tiles' windows are widened once,
+    # to its first and last time (times only grow along the way)
+    run: tuple[Tile, ...] = ()
+    first = last = 0.0
     for k in range(i0, min(i1 + 1, len(dist)), 2):
         when = min((dist[k] - s) / v, HORIZON)
         tiles = bodies[k]
         if tiles is None:
-            xy = m.points()[1]
-            tiles = bodies[k] = tuple(body_tiles(float(xy[k][0]), float(xy[k][1]), width))
-        for t in tiles:
-            ab = out.get(t)
-            if ab is None:
-                out[t] = (when, when)
-            else:  # (min(a, when), max(b, when))
-                a, b = ab
-                out[t] = (when if when < a else a, when if when > b else b)
+            tiles = bodies[k] = tuple(body_tiles(xs[k], ys[k], width))
+        if tiles == run:
+            last = when
+            continue
+        _widen(out, run, first, last)
+        run, first, last = tiles, when, when
+    _widen(out, run, first, last)
     if m.v == 0.0:  # held or pivoting: it stands on its tiles until it moves again
         for t in here:
             out[t] = (0.0, HORIZON)
     return out
+
+
+def _widen(out: dict[Tile, tuple[float, float]], tiles: tuple[Tile, ...], first: float, last: float) -> None:
+    """Widen the window in ``out`` of each of ``tiles`` to take in [first, last]."""
+    for t in tiles:
+        ab = out.get(t)
+        if ab is None:
+            out[t] = (first, last)
+        else:  # (min(a, first), max(b, last))
+            a, b = ab
+            out[t] = (first if first < a else a, last if last > b else b)
 
 
 def follows(u: UnitState, j: UnitState) -> bool:

@@ -193,7 +193,7 @@ class Mover:
             xs.append(end.x)
             ys.append(end.y)
             cached = self._points = (np.array(dists), np.column_stack((xs, ys)))
-            self._xy_lists = xs, ys
+            self._xy_lists, self._dists = (xs, ys), dists
         return cached
 
     def tile_entries(self) -> tuple[list[float], list[float], list[tuple[int, int]]]:
