@@ -462,3 +462,29 @@ def test_a_bad_plan_work_is_refused_naming_it(bad):
     with pytest.raises(arcstar.BadInput) as err:
         read_scenario(doc)
     assert err.value.field == "plan_work"
+
+
+@pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
+@pytest.mark.parametrize("rows, starts, goal", [
+    (["#" * 12] + ["#" + "." * 10 + "#"] * 6 + ["#" * 12], [(1.5, 1.5), (10.5, 6.5)], (6.5, 4.5)),
+    (["#" * 12, "#" + "." * 10 + "#", "#" * 12], [(1.5, 1.5), (10.5, 1.5), (2.5, 1.5)], (6.5, 1.5)),
+])
+def test_units_sent_to_one_tile_report_arrived_only_on_it(method, rows, starts, goal):
+    """Two or three units sent to one goal cannot all stand on it: a unit the plan gave a tile
+    next to it (or that stepped aside and came back elsewhere) is not arrived, and says so; one
+    reported arrived stands on its goal when it arrives and at the end."""
+    doc = {"map": rows, "seed": 3, "duration": 90, "avoidance": method,
+           "units": [{"id": f"u{i}", "start": [x, y, 0.0], "goal": list(goal), "width": 0.8, "radius": 0.5,
+                      "speed": 2.0} for i, (x, y) in enumerate(starts)]}
+    w = run(doc)
+    assert overlap(w) <= TOLERANCE
+    for u in w.units:
+        if u.arrived is None:
+            assert u.status != "arrived", u.id
+            continue
+        when = next(s for s in u.samples if abs(s[0] - u.arrived) < 1e-6)
+        last = u.samples[-1]
+        assert math.hypot(when[1] - goal[0], when[2] - goal[1]) <= 0.01, (u.id, when)
+        assert math.hypot(last[1] - goal[0], last[2] - goal[1]) <= 0.01, (u.id, last)
+    if len(starts) == 2:
+        assert sum(u.arrived is not None for u in w.units) == 1, [(u.id, u.status) for u in w.units]

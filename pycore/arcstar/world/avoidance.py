@@ -347,8 +347,8 @@ def make_way(world: World, u: UnitState, avoid: set[Tile]) -> bool:
     if spot is None:
         return False
     home = (u.x, u.y, u.heading)
-    world.order(u.spec.id, Order(OrderKind.MOVE, ((spot[0][0] + 0.5, spot[0][1] + 0.5, None),)))
-    world.order(u.spec.id, Order(OrderKind.MOVE, (home,)), queue=True)
+    world.order(u.spec.id, Order(OrderKind.MOVE, ((spot[0][0] + 0.5, spot[0][1] + 0.5, None),), aside=True))
+    world.order(u.spec.id, Order(OrderKind.MOVE, (home,), aside=True), queue=True)
     return True
 
 

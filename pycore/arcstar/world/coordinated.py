@@ -406,7 +406,7 @@ class Cooperative(Avoider):
                 for tile in beside - {visits[0][0]}:
                     self.by_tile.setdefault(tile, []).append((-1, u.spec.id, held))
             if self._want(u) is None and len(visits) > 1:  # idle, but asked to step aside
-                u.queue.append(Order(OrderKind.MOVE, ((u.x, u.y, u.heading),)))
+                u.queue.append(Order(OrderKind.MOVE, ((u.x, u.y, u.heading),), aside=True))
             if end != goal and self.rounds >= MAX_ROUNDS:
                 u.status = "cooperative: stuck (no plan reaches the goal)"
         if self.rounds >= MAX_ROUNDS and self.members is not None:

@@ -42,11 +42,14 @@ Point = tuple[float, float, float | None]
 class Order:
     """An order: its kind, its points ((x, y, heading or None); one for move, one or more for
     nearest and patrol, none for stop) and ``at``: the time (s) it is given, which replaces
-    whatever the unit was doing; None queues it after the orders before it."""
+    whatever the unit was doing; None queues it after the orders before it. ``aside``: given by
+    avoidance, to step out of another unit's way (and back); the unit's goal stays that of its
+    last order not aside, and it has arrived only when it stands there."""
 
     kind: OrderKind
     points: tuple[Point, ...] = ()
     at: float | None = None
+    aside: bool = False
 
 
 @dataclass(frozen=True)

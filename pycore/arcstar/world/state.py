@@ -19,8 +19,9 @@ from .units import UnitSpec
 class UnitState:
     """A unit's state in the world: where it is, what it does, what it was told.
 
-    speed: tiles/s, negative when reversing. arrived: the time (s) it stood on the goal of its
-    last move with nothing left to do (None: not arrived, or it was stopped or patrols).
+    speed: tiles/s, negative when reversing. goal: the points of its last move or nearest order
+    not given aside (``Order.aside``). arrived: the time (s) it stood on that goal with nothing
+    left to do (None: not arrived, or it was stopped or patrols).
     status: "idle", "moving", "arrived", "stopped", "patrolling", or why a plan failed.
     """
 
@@ -30,6 +31,7 @@ class UnitState:
     heading: float
     speed: float = 0.0
     arrived: float | None = None
+    goal: tuple[Point, ...] = ()
     status: str = "idle"
     mover: Mover | None = None
     queue: deque[Order] = field(default_factory=deque)

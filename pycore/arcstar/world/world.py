@@ -36,6 +36,10 @@ from .units import Avoidance, Kind, UnitSpec
 DT = 0.05
 
 
+#: A unit whose last leg ends farther than this (tiles) from its goal has not arrived: it was
+#: given a tile near its goal because another unit holds that one (two units sent to one tile,
+#: under ``cooperative`` or a jam's plan), or it came back from stepping aside elsewhere.
+ARRIVED_WITHIN = 0.01
 #: Events kept (the oldest are dropped).
 MAX_EVENTS = 4096
 #: The largest ``plan_work`` accepted (a round's work is well under it: larger is as None).
@@ -117,7 +121,7 @@ class World:
         moves), or with ``queue`` waits behind its other orders. ``order.at`` is ignored."""
         u = self.unit(uid)
         self.avoider.changed(self)
-        now = Order(order.kind, order.points)
+        now = Order(order.kind, order.points, aside=order.aside)
         if queue and (u.busy or u.queue):
             u.queue.append(now)
             return
@@ -227,6 +231,8 @@ class World:
                 u.status, u.arrived = "stopped", None
                 continue
             u.order, u.leg, u.arrived = order, 0, None
+            if not order.aside:
+                u.goal = order.points if order.kind in (OrderKind.MOVE, OrderKind.NEAREST) else ()
         if u.order is not None:
             self._start_leg(u, now)
 
@@ -295,7 +301,13 @@ class World:
             return
         u.order = None
         if not u.queue and not u.timed:
-            u.status, u.arrived = "arrived", now
+            miss = min((math.hypot(p[0] - u.x, p[1] - u.y) for p in u.goal), default=math.inf)
+            if miss <= ARRIVED_WITHIN:
+                u.status, u.arrived = "arrived", now
+            elif u.goal:
+                u.status = f"stopped {miss:.2f} tiles from its goal (another unit holds it)"
+            else:  # it only stepped aside (and back): it has no goal of its own
+                u.status = "idle"
 
     # -- motion -------------------------------------------------------------------------------
     def _move(self, u: UnitState, now: float, near: Neighbours | None) -> None:
