@@ -318,6 +318,10 @@ def test_bad_actions_get_clear_messages_and_lose_nothing(lab: Page):
     lab.wait_for_function("window.arcstar.world().message.text.startsWith('Could not place')")
     assert "wall" in message.inner_text() and world(lab)["message"]["error"]
     assert message.get_attribute("role") == "alert"
+    # placing a unit onto another
+    lab.mouse.click(*point(lab, u0["x"], u0["y"]))
+    lab.wait_for_function("window.arcstar.world().message.text.includes('overlaps')")
+    assert "Could not place" in message.inner_text() and u0["id"] in message.inner_text()
     # nothing was lost: the same units where they were, and the world still runs
     w2 = world(lab)
     assert [(u["id"], u["x"], u["y"]) for u in w2["units"]] == before

@@ -247,9 +247,26 @@ def test_every_preset_loads_and_runs_or_says_why():
 def test_overlap_is_measured():
     svc = Service()
     start_world(svc)
-    call(svc, {"type": "world_add", "id": 1, "units": [person("a", 1.5, 1.5), person("b", 1.8, 1.5)]})
+    call(svc, {"type": "world_add", "id": 1, "units": [person("a", 1.5, 1.5), person("b", 1.96, 1.5)]})
     out = call(svc, {"type": "world_step", "id": 2, "ticks": 1})
-    assert out["metrics"]["deepest_overlap"] == pytest.approx(0.5 - 0.3, abs=1e-6)
+    assert out["metrics"]["deepest_overlap"] == pytest.approx(0.5 - 0.46, abs=1e-6)
+
+
+def test_a_unit_placed_into_another_is_refused_and_nothing_is_added():
+    """Bodies may touch, or overlap by the world's tolerance (0.05 tile), where they are
+    placed, no more: a unit dropped onto another (in one batch or onto one already there) is
+    refused naming its start, and the batch adds nobody."""
+    svc = Service()
+    start_world(svc)
+    call(svc, {"type": "world_add", "id": 1, "units": [person("a", 1.5, 1.5)]})
+    check_error(call(svc, {"type": "world_add", "id": 2, "units": [person("b", 3.5, 1.5), person("c", 1.7, 1.5)]}),
+                "units[1].start")
+    check_error(call(svc, {"type": "world_add", "id": 3, "units": [person("d", 4.5, 1.5), person("e", 4.6, 1.6)]}),
+                "units[1].start")
+    out = call(svc, {"type": "world_step", "id": 4, "ticks": 0})
+    assert out["metrics"]["units"] == 1 and "roster" not in out
+    out = call(svc, {"type": "world_add", "id": 5, "units": [person("b", 1.5 + 0.46, 1.5)]})
+    assert [r["id"] for r in out["roster"]] == ["a", "b"]
 
 
 def test_fog_is_refused_until_built_and_known_tiles_come_when_it_is():
@@ -280,7 +297,7 @@ def test_fog_is_refused_until_built_and_known_tiles_come_when_it_is():
 def hostile_world() -> list[tuple[dict, str]]:
     """(request, the field its error names) against a running world with units 'a' and 'b'."""
     def add(**unit: object) -> dict:
-        return {"type": "world_add", "id": 9, "units": [{"id": "n", "kind": "person", "start": [1.5, 1.5], **unit}]}
+        return {"type": "world_add", "id": 9, "units": [{"id": "n", "kind": "person", "start": [7.5, 1.5], **unit}]}
 
     def order(**fields: object) -> dict:
         return {"type": "world_order", "id": 9, "units": ["a"], "order": "move", "points": [[8.5, 4.5]], **fields}
@@ -289,6 +306,7 @@ def hostile_world() -> list[tuple[dict, str]]:
     return [
         (add(start=[4.5, 2.5]), "units[0].start"),                  # in a wall
         (add(start=[0.5, 0.5]), "units[0].start"),
+        (add(start=[1.6, 1.6]), "units[0].start"),                  # onto unit a
         (add(start=[100.5, 1.5]), "units[0].start"),                # off the map
         (add(start=[-1e300, 1.5]), "units[0].start[0]"),
         (add(start=[1.5]), "units[0].start"),
@@ -310,8 +328,8 @@ def hostile_world() -> list[tuple[dict, str]]:
         ({"type": "world_add", "id": 9, "units": "all"}, "units"),
         ({"type": "world_add", "id": 9, "units": [7]}, "units[0]"),
         ({"type": "world_add", "id": 9, "units": many}, "units"),   # over the limit with the two there
-        ({"type": "world_add", "id": 9, "units": [{"id": "x", "start": [1.5, 1.5]},
-                                                  {"id": "x", "start": [2.5, 1.5]}]}, "units[1].id"),
+        ({"type": "world_add", "id": 9, "units": [{"id": "x", "start": [6.5, 1.5]},
+                                                  {"id": "x", "start": [7.5, 1.5]}]}, "units[1].id"),
         ({"type": "world_remove", "id": 9, "units": ["ghost"]}, "units[0]"),
         ({"type": "world_remove", "id": 9, "units": ["a", "a"]}, "units"),
         ({"type": "world_remove", "id": 9, "units": [None]}, "units[0]"),

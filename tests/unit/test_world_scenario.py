@@ -137,6 +137,7 @@ BAD = [
     (_with(units__0__patrol=[]), "units[0].patrol"),
     (_with(units__0__targets=[[1.5, 1.5], [1e20, 1]]), "units[0].targets[1][0]"),
     ({**EXAMPLE, "units": [EXAMPLE["units"][0], EXAMPLE["units"][0]]}, "units[1].id"),
+    ({**EXAMPLE, "units": [EXAMPLE["units"][0], {**EXAMPLE["units"][0], "id": "b"}]}, "units[1].start"),
     ({**EXAMPLE, "units": [EXAMPLE["units"][0]] * 300}, "units"),
     ({**EXAMPLE, "duration": 3600, "dt": 0.005, "units": [EXAMPLE["units"][0], {**EXAMPLE["units"][0], "id": "b"}]},
      "duration"),

@@ -30,7 +30,7 @@ from ..world import KIND_PRESETS, PLAN_METHODS, Order, OrderKind, UnitSpec, Unit
 from ..world import units as world_units
 from ..world.metrics import AT_GOAL
 from ..world.presets import PRESETS
-from ..world.world import MAX_EVENTS
+from ..world.world import MAX_EVENTS, clash
 from .protocol import buffer, check_keys
 
 MAX_UNITS = 256
@@ -241,6 +241,11 @@ class WorldSession:
             if "start" not in u:
                 raise BadInput(f"{field} needs a start [x, y, heading]", f"{field}.start")
             x, y, h = self.point(u["start"], f"{field}.start", spec.width)
+            other = clash([(v.id, v.spec.width, v.x, v.y) for v in w.units]
+                          + [(s.id, s.width, p.x, p.y) for s, p, _ in new], spec.width, x, y)
+            if other is not None:
+                raise BadInput(f"{field}.start ({x:g}, {y:g}): a body {spec.width:g} wide overlaps unit {other!r} "
+                               "there", f"{field}.start")
             orders = []
             if u.get("goal") is not None:
                 orders.append(Order(OrderKind.MOVE, (self.point(u["goal"], f"{field}.goal", spec.width),)))

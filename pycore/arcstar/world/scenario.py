@@ -3,8 +3,8 @@ to the end, and the trajectories written back (the format is in the README, "Wor
 
 Hostile input is refused with ``BadInput`` naming the field (``units[2].start``): text over
 ``MAX_CHARS``, nesting deeper than ``MAX_DEPTH``, wrong types, NaN or infinities, units off the
-map, in a wall or too wide for where they stand, and runs longer than ``MAX_DURATION`` or with
-more than ``MAX_SAMPLES`` samples in all.
+map, in a wall, too wide for where they stand or inside another unit's body (``PLACE_OVERLAP``),
+and runs longer than ``MAX_DURATION`` or with more than ``MAX_SAMPLES`` samples in all.
 """
 
 from __future__ import annotations
@@ -197,7 +197,10 @@ def read_scenario(doc: Any) -> Scenario:
         if spec.id in seen:
             raise BadInput(f"units[{i}].id {spec.id!r} is used twice", f"units[{i}].id")
         seen.add(spec.id)
-        world.add(spec, pose, orders)
+        try:
+            world.add(spec, pose, orders)
+        except BadInput as e:
+            raise BadInput(f"units[{i}].{e.field} {e}", f"units[{i}].{e.field}") from None
     return Scenario(world, duration)
 
 

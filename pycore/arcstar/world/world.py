@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import replace
 
 from ..collision.swept import swept_line_clear
@@ -40,6 +41,9 @@ DT = 0.05
 #: given a tile near its goal because another unit holds that one (two units sent to one tile,
 #: under ``cooperative`` or a jam's plan), or it came back from stepping aside elsewhere.
 ARRIVED_WITHIN = 0.01
+#: Two bodies overlapping by more than this (tiles) cannot be placed: the tolerance the world
+#: keeps bodies in motion to (issue 11's proof), so no run starts with bodies inside each other.
+PLACE_OVERLAP = 0.05
 #: Events kept (the oldest are dropped).
 MAX_EVENTS = 4096
 #: The largest ``plan_work`` accepted (a round's work is well under it: larger is as None).
@@ -86,6 +90,10 @@ class World:
         its first sample."""
         if spec.id in self._by_id:
             raise BadInput(f"unit id {spec.id!r} is used already", "id")
+        other = clash(((u.spec.id, u.spec.width, u.x, u.y) for u in self.units), spec.width, pose.x, pose.y)
+        if other is not None:
+            raise BadInput(f"({pose.x:g}, {pose.y:g}): a body {spec.width:g} wide overlaps unit {other!r} there",
+                           "start")
         unit = UnitState(spec, pose.x, pose.y, pose.heading)
         for o in orders:
             (unit.timed if o.at is not None else unit.queue).append(o)
@@ -336,3 +344,12 @@ class World:
                 self._leg_done(u, now + self.dt)
             elif not m.arrived and u.order is None and not u.queue and u.detour is None:
                 u.status = "stopped"
+
+
+def clash(bodies: Iterable[tuple[str, float, float, float]], width: float, x: float, y: float) -> str | None:
+    """The id of the first of ``bodies`` (id, width, x, y) that a body ``width`` wide at (x, y)
+    would overlap by more than ``PLACE_OVERLAP``, or None."""
+    for uid, w, bx, by in bodies:
+        if math.hypot(bx - x, by - y) < (w + width) / 2.0 - PLACE_OVERLAP:
+            return uid
+    return None
