@@ -87,10 +87,10 @@ def deepest_overlap(runs, widths) -> float:
 
 def longest_stuck(samples, arrived: float | None, eps: float = 1e-9, goal=None) -> float:
     """The longest stretch (s) a unit stood still before it arrived (standing on its goal
-    afterwards does not count, nor, given ``goal`` (x, y), standing on it before: a plan may
-    have it step aside later for a unit that passes)."""
+    afterwards does not count); given ``goal`` (x, y), the longest it stood still anywhere but
+    on its goal, before its arrival or after it (made to step aside)."""
     s = np.asarray(samples, dtype=float)
-    end = arrived if arrived is not None else s[-1, 0]
+    end = arrived if arrived is not None and goal is None else s[-1, 0]
     longest, since = 0.0, None
     for a, b in zip(s, s[1:]):
         if b[0] > end + eps:

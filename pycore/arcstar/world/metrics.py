@@ -73,9 +73,12 @@ class Metrics:
     from 0, the run's start. deepest_overlap: the largest (wi + wj) / 2 - distance between any
     two bodies at any sample time (0.0 when no two ever touch), with the pair and the time
     (``overlap_pair`` ids, ``overlap_time`` s; None when 0). longest_stuck: the longest time a
-    unit that had not arrived yet stood still (speed about 0, position and heading unchanged:
-    see ``STILL_SPEED``; turning on the spot and standing on the goal, ``AT_GOAL``, are not
-    standing still), with the unit's id.
+    unit stood still off its goal (speed about 0, position and heading unchanged: see
+    ``STILL_SPEED``; turning on the spot and standing on the goal, ``AT_GOAL``, are not standing
+    still), before it arrived or after (made to step aside, it stood away from its goal), with
+    the unit's id. Arrivals are the world's: the first time a unit came to stand on its goal
+    with no orders of its own left (``world.ARRIVED_WITHIN``), kept while it makes way and comes
+    back.
     farthest_from_goal: the largest distance (tiles) between a unit that never arrived and its
     goal at its last sample (0.0 if all arrived).
     duration: the run's length used for sum_of_travel. deepest_wall: with a map given, how deep
@@ -184,7 +187,7 @@ def _sweep(cx: np.ndarray, cy: np.ndarray, widths: np.ndarray, reach: float) -> 
 
 
 def stuck_time(tr: Track) -> float:
-    """The longest stretch (s) the unit stood still before it arrived (see ``Metrics``)."""
+    """The longest stretch (s) the unit stood still off its goal (see ``Metrics``)."""
     s = tr.samples
     if len(s) < 2:
         return 0.0
@@ -194,11 +197,7 @@ def stuck_time(tr: Track) -> float:
     turned = np.abs(np.angle(np.exp(1j * np.diff(s[:, 3]))))
     slow = np.abs(s[:, 4]) <= STILL_SPEED
     still = (moved <= STILL_SPEED * span + 1e-12) & (turned <= STILL_TURN * span + 1e-12) & slow[:-1] & slow[1:]
-    if tr.arrived is not None:
-        still &= t[:-1] < tr.arrived - SAME_TIME  # intervals that start before the arrival
     still &= np.hypot(s[1:, 1] - tr.goal[0], s[1:, 2] - tr.goal[1]) > AT_GOAL
-    if tr.arrived is not None:
-        span = np.minimum(t[1:], tr.arrived) - t[:-1]
     total = np.cumsum(np.where(still, span, 0.0))
     reset = np.maximum.accumulate(np.where(still, 0.0, total))  # the total when the last run began
     return float(np.max(total - reset, initial=0.0))

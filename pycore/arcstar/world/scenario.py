@@ -21,6 +21,7 @@ from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
 from ..search.options import check_number
 from .orders import Order, OrderKind, Point, tile_of
+from .state import UnitState
 from .units import PLAN_METHODS, UnitSpec, check_avoidance, unit_of_kind
 from .world import DT, World
 
@@ -219,7 +220,10 @@ def run_scenario(scenario: Scenario, digits: int | None = 6) -> dict[str, Any]:
     def r(v: float) -> float:
         return v if digits is None else round(v, digits)
 
+    def out(u: UnitState) -> dict[str, Any]:
+        arrived = world.arrival(u)
+        return {"id": u.spec.id, "arrived": None if arrived is None else r(arrived), "status": u.status,
+                "samples": [[r(v) for v in s] for s in u.samples]}
+
     return {"dt": world.dt, "seed": world.seed, "avoidance": world.avoidance.value, "time": r(world.time),
-            "units": [{"id": u.spec.id, "arrived": None if u.arrived is None else r(u.arrived),
-                       "status": u.status, "samples": [[r(v) for v in s] for s in u.samples]}
-                      for u in world.units]}
+            "units": [out(u) for u in world.units]}

@@ -20,8 +20,9 @@ class UnitState:
     """A unit's state in the world: where it is, what it does, what it was told.
 
     speed: tiles/s, negative when reversing. goal: the points of its last move or nearest order
-    not given aside (``Order.aside``). arrived: the time (s) it stood on that goal with nothing
-    left to do (None: not arrived, or it was stopped or patrols).
+    not given aside (``Order.aside``). arrived: the time (s) it came to stand on that goal with
+    nothing left to do, kept while avoidance has it step aside and back (None: not arrived, or
+    it was stopped, patrols, or ended away from its goal).
     status: "idle", "moving", "arrived", "stopped", "patrolling", or why a plan failed.
     """
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..collision.swept import swept_line_clear
-from ..geometry.primitives import Line, Path, Pose
+from ..geometry.primitives import Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
 from .avoidance import Avoider, body_tiles, walled
@@ -37,9 +37,13 @@ from .units import Avoidance, Kind, UnitSpec
 DT = 0.05
 
 
-#: A unit whose last leg ends farther than this (tiles) from its goal has not arrived: it was
-#: given a tile near its goal because another unit holds that one (two units sent to one tile,
-#: under ``cooperative`` or a jam's plan), or it came back from stepping aside elsewhere.
+#: A unit has arrived when it first comes to stand this near (tiles) its goal (facing the goal's
+#: heading, if given) with no orders of its own left, as a game sees it and as the peers'
+#: arrivals are counted: when avoidance then has it make way and come back (a step aside,
+#: ``Order.aside``, or a cooperative plan that moves it off its goal and back), it keeps that
+#: time. One that ends its orders farther off has not arrived: it was given a tile near its
+#: goal because another unit holds that one (two units sent to one tile, under ``cooperative``
+#: or a jam's plan), or it came back from stepping aside elsewhere.
 ARRIVED_WITHIN = 0.01
 #: Two bodies overlapping by more than this (tiles) cannot be placed: the tolerance the world
 #: keeps bodies in motion to (issue 11's proof), so no run starts with bodies inside each other.
@@ -111,6 +115,11 @@ class World:
         if u is None:
             raise BadInput(f"no unit with id {shown(uid)}", "id")
         return u
+
+    def arrival(self, u: UnitState) -> float | None:
+        """``u.arrived`` if ``u`` stands on its goal now (a run's end: one made to make way, or
+        pushed off and stuck, that is not back on its goal has not arrived), else None."""
+        return u.arrived if u.arrived is not None and _faces_goal(u) else None
 
     def find(self, uid: str) -> UnitState | None:
         """The unit with id ``uid``, or None."""
@@ -224,6 +233,7 @@ class World:
             u.queue.clear()
             u.queue.append(u.timed.pop(0))
             u.order, u.detour = None, None
+            self.avoider.changed(self)  # as for an order given now (``order``): a plan round it is due
             if u.mover is not None:
                 u.mover.brake()
         if u.mover is not None:
@@ -238,8 +248,9 @@ class World:
             if order.kind is OrderKind.STOP:
                 u.status, u.arrived = "stopped", None
                 continue
-            u.order, u.leg, u.arrived = order, 0, None
-            if not order.aside:
+            u.order, u.leg = order, 0
+            if not order.aside:  # a step aside (and back) keeps the arrival it interrupts
+                u.arrived = None
                 u.goal = order.points if order.kind in (OrderKind.MOVE, OrderKind.NEAREST) else ()
         if u.order is not None:
             self._start_leg(u, now)
@@ -292,6 +303,8 @@ class World:
             elif route.message and order is not None:
                 u.status, u.order = f"no route: {route.message}", None
                 u.queue.clear()
+                if _miss(u) > ARRIVED_WITHIN:  # (a step aside that found no way keeps the unit on its goal)
+                    u.arrived = None
             elif order is not None:
                 self._leg_done(u, now)
             return
@@ -308,14 +321,21 @@ class World:
             u.leg += 1
             return
         u.order = None
-        if not u.queue and not u.timed:
-            miss = min((math.hypot(p[0] - u.x, p[1] - u.y) for p in u.goal), default=math.inf)
-            if miss <= ARRIVED_WITHIN:
-                u.status, u.arrived = "arrived", now
-            elif u.goal:
-                u.status = f"stopped {miss:.2f} tiles from its goal (another unit holds it)"
-            else:  # it only stepped aside (and back): it has no goal of its own
-                u.status = "idle"
+        if u.timed or not all(o.aside for o in u.queue):
+            return
+        miss = _miss(u)  # only steps aside (and back) are left, if anything
+        if miss <= ARRIVED_WITHIN:
+            u.status = "arrived"
+            if u.arrived is None:  # (back from a step aside, it keeps the time its order was done)
+                u.arrived = now
+            return
+        if u.queue:  # on its way aside and back
+            return
+        u.arrived = None
+        if u.goal:
+            u.status = f"stopped {miss:.2f} tiles from its goal (another unit holds it)"
+        else:  # it only stepped aside (and back): it has no goal of its own
+            u.status = "idle"
 
     # -- motion -------------------------------------------------------------------------------
     def _move(self, u: UnitState, now: float, near: Neighbours | None) -> None:
@@ -333,6 +353,9 @@ class World:
             room, by = own, (holder if holder is not None else by)
         m.step(self.dt, room)
         u.x, u.y, u.heading, u.speed = m.x, m.y, m.heading, m.v * m.gear
+        if u.speed == 0.0 and u.arrived is None and u.goal and not u.timed and all(o.aside for o in u.queue) \
+                and _faces_goal(u):
+            u.arrived = now + self.dt  # it came to stand on its goal: kept if its plan has it make way and come back
         u.waiting = m.v == 0.0 and not m.done and room < math.inf and by is not None
         if near is not None:
             self.avoider.held(self, u, by if u.waiting else None, now)
@@ -344,6 +367,20 @@ class World:
                 self._leg_done(u, now + self.dt)
             elif not m.arrived and u.order is None and not u.queue and u.detour is None:
                 u.status = "stopped"
+
+
+def _miss(u: UnitState) -> float:
+    """How far (tiles) unit ``u`` stands from the nearest point of its goal (inf: it has none)."""
+    return min((math.hypot(p[0] - u.x, p[1] - u.y) for p in u.goal), default=math.inf)
+
+
+def _faces_goal(u: UnitState) -> bool:
+    """Whether unit ``u`` stands on a point of its goal (``ARRIVED_WITHIN``) facing its heading
+    if the point gives one."""
+    for x, y, h in u.goal:
+        if math.hypot(x - u.x, y - u.y) <= ARRIVED_WITHIN and (h is None or abs(angle_diff(h, u.heading)) <= 1e-6):
+            return True
+    return False
 
 
 def clash(bodies: Iterable[tuple[str, float, float, float]], width: float, x: float, y: float) -> str | None:
