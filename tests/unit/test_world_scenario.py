@@ -128,6 +128,8 @@ BAD = [
     (_with(units__0__can_reverse="yes"), "units[0].can_reverse"),
     (_with(units__0__kind="horse"), "units[0].kind"),
     (_with(units__0__method="warp"), "units[0].method"),
+    (_with(units__0__method="jps"), "units[0].method"),  # plans for a point: it routed no unit
+    (_with(method="hpa"), "method"),
     (_with(units__0__id=7), "units[0].id"),
     (_with(units__0__wings=2), "units[0].wings"),
     (_with(units__0__orders=[{"type": "fly"}]), "units[0].orders[0].type"),
@@ -182,3 +184,46 @@ def test_a_heading_given_at_the_goal_is_faced_on_arrival():
     assert out["units"][0]["arrived"] is not None
     assert abs(math.remainder(last[3] - math.pi / 2, 2 * math.pi)) < 1e-9
     assert np.allclose(last[1:3], [8.5, 4.5])
+
+
+def test_headings_in_the_output_stay_within_minus_pi_and_pi(tmp_path, capsys):
+    """Facing west is pi, which rounds to 3.141593, above pi: the output keeps every heading in
+    (-pi, pi] as DESIGN.md has them."""
+    doc = {**EXAMPLE, "units": [{**EXAMPLE["units"][0], "start": [8.5, 1.5, math.pi], "goal": [1.5, 1.5]}]}
+    code, out = _run_cli(tmp_path, capsys, doc, "--json")
+    headings = [s[3] for s in json.loads(out.out)["units"][0]["samples"]]
+    assert code == 0 and headings[0] == pytest.approx(math.pi, abs=1e-6)
+    assert all(-math.pi < h <= math.pi for h in headings)
+
+
+def test_orders_listed_after_a_timed_order_follow_it():
+    """A timed order replaces what the unit does; the untimed orders listed after it queue
+    behind it (they were dropped with the queue it replaced)."""
+    doc = {**EXAMPLE, "units": [{**EXAMPLE["units"][0], "goal": None, "orders": [
+        {"type": "move", "goal": [8.5, 0.5]},
+        {"type": "move", "goal": [1.5, 4.5], "at": 1.5},
+        {"type": "move", "goal": [4.5, 3.5]}]}]}
+    doc["units"][0].pop("goal")
+    w = read_scenario(doc).world
+    w.run(120)
+    (u,) = w.units
+    xs = [s[1] for s in u.samples]
+    assert max(xs) < 8.0  # the first move was replaced on its way
+    assert any(abs(s[1] - 1.5) < 0.01 and abs(s[2] - 4.5) < 0.01 for s in u.samples)  # the timed goal
+    assert (u.x, u.y) == pytest.approx((4.5, 3.5)) and w.arrival(u) is not None  # then the one after it
+
+
+@pytest.mark.parametrize("method", ["backup", "recalculate", "ignore"])
+def test_a_unit_whose_turning_method_finds_no_way_pivots_and_goes(method):
+    """A tank facing the closed end of a one-tile corridor: Pinter's turning methods find no
+    way out from there (no three-point turn clears the walls); the unit falls back on a plain
+    search and pivots, rather than standing for good with 'no route'."""
+    rows = ["#" * 20] + ["#........" + "#" * 11] * 4 + ["#................." + "##"] + \
+        ["#........" + "#" * 11] * 4 + ["#" * 20]
+    doc = {"map": rows, "seed": 7, "duration": 90, "method": method, "avoidance": "pinter",
+           "units": [{"id": "a", "kind": "tank", "start": [16.5, 5.5, 0.0], "goal": [2.5, 2.5]}]}
+    w = read_scenario(doc).world
+    w.run(90)
+    (u,) = w.units
+    assert w.arrival(u) is not None, u.status
+

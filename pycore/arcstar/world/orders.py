@@ -44,12 +44,14 @@ class Order:
     nearest and patrol, none for stop) and ``at``: the time (s) it is given, which replaces
     whatever the unit was doing; None queues it after the orders before it. ``aside``: given by
     avoidance, to step out of another unit's way (and back); the unit's goal stays that of its
-    last order not aside, and it has arrived only when it stands there."""
+    last order not aside, and it has arrived only when it stands there. ``then``: the untimed
+    orders given after a timed one, queued behind it when it takes over (``World.add``)."""
 
     kind: OrderKind
     points: tuple[Point, ...] = ()
     at: float | None = None
     aside: bool = False
+    then: tuple[Order, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -220,10 +220,19 @@ def run_scenario(scenario: Scenario, digits: int | None = 6) -> dict[str, Any]:
     def r(v: float) -> float:
         return v if digits is None else round(v, digits)
 
+    def heading(h: float) -> float:
+        """Rounded and still in (-pi, pi] (pi itself rounds to 3.141593, above pi)."""
+        if digits is None:
+            return h
+        v = round(h, digits)
+        if v > math.pi or v <= -math.pi:
+            v = math.copysign(math.floor(abs(h) * 10 ** digits) / 10 ** digits, h)
+        return v
+
     def out(u: UnitState) -> dict[str, Any]:
         arrived = world.arrival(u)
         return {"id": u.spec.id, "arrived": None if arrived is None else r(arrived), "status": u.status,
-                "samples": [[r(v) for v in s] for s in u.samples]}
+                "samples": [[r(t), r(x), r(y), heading(h), r(v)] for t, x, y, h, v in u.samples]}
 
     return {"dt": world.dt, "seed": world.seed, "avoidance": world.avoidance.value, "time": r(world.time),
             "units": [out(u) for u in world.units]}

@@ -34,8 +34,9 @@ SPEED_UP, BRAKES_BEAT_ENGINES = 1.0, 2.0
 MIN_SIZE = 0.01
 #: Planning methods a unit may use: a turning method on A*'s path (lines and arcs with speed
 #: limits), a directional search (legal curves by construction), or a plain search (a polyline
-#: whose corners the unit pivots on).
-PLAN_METHODS = (*TURN_METHODS, *METHODS)
+#: whose corners the unit pivots on). Searches that plan for a point only (JPS, JPS+, HPA*: no
+#: clearance for a body) are not among them: every unit has a body, and they routed none.
+PLAN_METHODS = (*TURN_METHODS, *(name for name, spec in METHODS.items() if not spec.point_only))
 
 
 class Kind(StrEnum):

@@ -48,6 +48,9 @@ ARRIVED_WITHIN = 0.01
 #: Two bodies overlapping by more than this (tiles) cannot be placed: the tolerance the world
 #: keeps bodies in motion to (issue 11's proof), so no run starts with bodies inside each other.
 PLACE_OVERLAP = 0.05
+#: Plain searches: a unit planned with one pivots at its path's corners (the last resort of a
+#: unit whose turning method finds no route).
+PLAIN = ("astar", "dijkstra")
 #: Events kept (the oldest are dropped).
 MAX_EVENTS = 4096
 #: The largest ``plan_work`` accepted (a round's work is well under it: larger is as None).
@@ -90,8 +93,8 @@ class World:
         return self.ticks * self.dt
 
     def add(self, spec: UnitSpec, pose: Pose, orders: list[Order] | tuple[Order, ...] = ()) -> UnitState:
-        """Place a unit at ``pose`` with its orders (timed ones wait for their time) and record
-        its first sample."""
+        """Place a unit at ``pose`` with its orders (timed ones wait for their time, and the
+        untimed ones listed after a timed one wait behind it) and record its first sample."""
         if spec.id in self._by_id:
             raise BadInput(f"unit id {spec.id!r} is used already", "id")
         other = clash(((u.spec.id, u.spec.width, u.x, u.y) for u in self.units), spec.width, pose.x, pose.y)
@@ -100,7 +103,12 @@ class World:
                            "start")
         unit = UnitState(spec, pose.x, pose.y, pose.heading)
         for o in orders:
-            (unit.timed if o.at is not None else unit.queue).append(o)
+            if o.at is not None:
+                unit.timed.append(o)
+            elif unit.timed:  # queued after the timed order before it, when that one takes over
+                unit.timed[-1] = replace(unit.timed[-1], then=(*unit.timed[-1].then, o))
+            else:
+                unit.queue.append(o)
         unit.timed.sort(key=lambda o: o.at if o.at is not None else 0.0)
         unit.sample(self.time)
         self.units.append(unit)
@@ -231,7 +239,9 @@ class World:
     def _orders(self, u: UnitState, now: float) -> None:
         while u.timed and u.timed[0].at is not None and u.timed[0].at <= now + 1e-9:
             u.queue.clear()
-            u.queue.append(u.timed.pop(0))
+            timed = u.timed.pop(0)
+            u.queue.append(timed)
+            u.queue.extend(timed.then)
             u.order, u.detour = None, None
             self.avoider.changed(self)  # as for an order given now (``order``): a plan round it is due
             if u.mover is not None:
@@ -246,7 +256,7 @@ class World:
         while u.order is None and u.queue:
             order = u.queue.popleft()
             if order.kind is OrderKind.STOP:
-                u.status, u.arrived = "stopped", None
+                u.status, u.arrived, u.goal = "stopped", None, ()
                 continue
             u.order, u.leg = order, 0
             if not order.aside:  # a step aside (and back) keeps the arrival it interrupts
@@ -284,6 +294,12 @@ class World:
         route = plan_route(base, spec, pose, goals, to_nearest=nearest)
         if route.path is None and route.message and (base is not known or walls) and fallback:
             route = plan_route(known, spec, pose, goals, to_nearest=nearest)  # other units hem it in
+        if route.path is None and route.message and spec.method not in PLAIN:
+            # its turning method found no way from where it stands (facing a dead end it cannot
+            # turn or back out of, say, where avoidance left it): it pivots and goes instead
+            plain = plan_route(base, replace(spec, method="astar"), pose, goals, to_nearest=nearest)
+            if plain.path is not None:
+                route = plain
         return route
 
     def _start_leg(self, u: UnitState, now: float) -> None:
@@ -333,7 +349,7 @@ class World:
             return
         u.arrived = None
         if u.goal:
-            u.status = f"stopped {miss:.2f} tiles from its goal (another unit holds it)"
+            u.status = f"stopped {miss:.2f} tiles from its goal"  # (two units sent to one tile, say)
         else:  # it only stepped aside (and back): it has no goal of its own
             u.status = "idle"
 
