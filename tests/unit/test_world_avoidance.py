@@ -516,3 +516,25 @@ def test_a_unit_made_to_make_way_keeps_its_arrival_and_a_timed_order_is_driven(m
     first = next(i for i, s in enumerate(a.samples) if abs(s[0] - a.arrived) < 1e-6)
     assert on_goal[first] and a.samples[first][4] == 0.0 and on_goal[-1]
     assert not all(on_goal[first:])  # it made way, and came back
+
+
+@pytest.mark.parametrize("method", ["none", "pinter", "claimed"])
+def test_under_fog_a_car_beside_a_long_wall_keeps_its_body_out_of_it(method):
+    """A car drives beside a long wall it learns as it goes: seen along its length, a wall hides
+    its own further tiles from a ray to their centres, so the car knew only the nearest, planned
+    its turn through the rest as open ground and clipped them (0.16 tile). A wall's face is now
+    seen with the floor before it. ``run`` checks every body against the true map."""
+    rows = ["######################",
+            "#....................#",
+            "#....................#",
+            "#....#############...#",
+            "#................#...#",
+            "#....#############...#",
+            "#....................#",
+            "#....................#",
+            "######################"]
+    doc = {"map": rows, "seed": 7, "duration": 90, "avoidance": method, "fog": True,
+           "units": [{"id": "t", "kind": "tank", "team": "red", "start": [3.5, 4.5, 0.0], "goal": [20.5, 4.5]},
+                     {"id": "q", "kind": "car", "team": "blue", "start": [20.5, 7.5, math.pi], "goal": [1.5, 1.5]}]}
+    w = run(doc)
+    assert all(w.arrival(u) is not None for u in w.units), [(u.id, u.status) for u in w.units]

@@ -88,6 +88,22 @@ def swept_tiles(u: UnitState) -> set[tuple[int, int]]:
     return out
 
 
+def _with_faces(xs: np.ndarray, ys: np.ndarray, blocked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The tiles seen (``xs``, ``ys``) and the walls beside (8 neighbours) the open ones among
+    them: a wall's face is seen with the floor before it. A ray to a wall's centre is hidden by
+    the wall's own nearer tiles when seen along it, so a unit driving beside a wall knew only
+    its nearest tiles, planned through the rest as open ground, and a car's body clipped them."""
+    h, w = blocked.shape
+    floor = ~blocked[ys, xs]
+    fx, fy = xs[floor], ys[floor]
+    nx = np.concatenate([fx + dx for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy])
+    ny = np.concatenate([fy + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy])
+    on = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
+    nx, ny = nx[on], ny[on]
+    wall = blocked[ny, nx]
+    return np.concatenate((xs, nx[wall])), np.concatenate((ys, ny[wall]))
+
+
 class Fog:
     """The teams' knowledge of ``truth`` and their units' incremental planners."""
 
@@ -134,7 +150,7 @@ class Fog:
             by = np.clip(between[:, :, 1] + ty, 0, h - 1)
             clear = ~blocked[by, bx].any(axis=1)
             vis = inside & clear
-            xs, ys = xs[vis], ys[vis]
+            xs, ys = _with_faces(xs[vis], ys[vis], blocked)
             new = ~view.seen[ys, xs]
             if not new.any():
                 continue
