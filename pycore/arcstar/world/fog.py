@@ -150,10 +150,12 @@ class Fog:
             by = np.clip(between[:, :, 1] + ty, 0, h - 1)
             clear = ~blocked[by, bx].any(axis=1)
             vis = inside & clear
-            xs, ys = _with_faces(xs[vis], ys[vis], blocked)
+            xs, ys = xs[vis], ys[vis]
             new = ~view.seen[ys, xs]
-            if not new.any():
+            if not new.any():  # (the faces beside floor seen before were seen with it)
                 continue
+            xs, ys = _with_faces(xs[new], ys[new], blocked)
+            new = ~view.seen[ys, xs]
             xs, ys = xs[new], ys[new]
             view.seen[ys, xs] = True
             truth = self.truth.terrain[ys, xs]

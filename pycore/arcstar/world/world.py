@@ -337,7 +337,7 @@ class World:
             u.leg += 1
             return
         u.order = None
-        if u.timed or not all(o.aside for o in u.queue):
+        if not _own_orders_done(u):
             return
         miss = _miss(u)  # only steps aside (and back) are left, if anything
         if miss <= ARRIVED_WITHIN:
@@ -369,8 +369,7 @@ class World:
             room, by = own, (holder if holder is not None else by)
         m.step(self.dt, room)
         u.x, u.y, u.heading, u.speed = m.x, m.y, m.heading, m.v * m.gear
-        if u.speed == 0.0 and u.arrived is None and u.goal and not u.timed and all(o.aside for o in u.queue) \
-                and _faces_goal(u):
+        if u.speed == 0.0 and u.arrived is None and u.goal and _own_orders_done(u) and _faces_goal(u):
             u.arrived = now + self.dt  # it came to stand on its goal: kept if its plan has it make way and come back
         u.waiting = m.v == 0.0 and not m.done and room < math.inf and by is not None
         if near is not None:
@@ -383,6 +382,11 @@ class World:
                 self._leg_done(u, now + self.dt)
             elif not m.arrived and u.order is None and not u.queue and u.detour is None:
                 u.status = "stopped"
+
+
+def _own_orders_done(u: UnitState) -> bool:
+    """Whether ``u`` has no orders of its own left (only steps aside and back, if anything)."""
+    return not u.timed and all(o.aside for o in u.queue)
 
 
 def _miss(u: UnitState) -> float:
