@@ -538,3 +538,32 @@ def test_under_fog_a_car_beside_a_long_wall_keeps_its_body_out_of_it(method):
                      {"id": "q", "kind": "car", "team": "blue", "start": [20.5, 7.5, math.pi], "goal": [1.5, 1.5]}]}
     w = run(doc)
     assert all(w.arrival(u) is not None for u in w.units), [(u.id, u.status) for u in w.units]
+
+
+@pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
+@pytest.mark.parametrize("rows, starts, goal", [
+    (["#" * 12, "#" + "." * 10 + "#", "#" * 12], [(1.5, 1.5), (10.5, 1.5), (2.5, 1.5)], (6.5, 1.5)),
+    (["#" * 14, "#" + "." * 12 + "#", "#" * 14], [(1.5, 1.5), (2.5, 1.5), (3.5, 1.5), (12.5, 1.5)], (7.5, 1.5)),
+    (["#" * 12] + ["#" + "." * 10 + "#"] * 6 + ["#" * 12],
+     [(1.5, 1.5), (10.5, 6.5), (1.5, 6.5), (10.5, 1.5), (5.5, 1.5)], (6.5, 4.5)),
+])
+def test_units_sent_to_one_tile_settle_with_the_tile_taken(method, rows, starts, goal):
+    """Units sent to one tile take it and the tiles round it, and stop: one stands on it,
+    arrived, and the others stand still as near as they can get, each on its own side (in a
+    one-tile corridor, three units given one tile in the units' order were sent past each other
+    and the tile was left empty under cooperative, and the local methods shuffled for good)."""
+    doc = {"map": rows, "seed": 5, "duration": 120, "avoidance": method,
+           "units": [{"id": f"u{i}", "start": [x, y, 0.0], "goal": list(goal), "width": 0.8, "radius": 0.5,
+                      "speed": 2.0} for i, (x, y) in enumerate(starts)]}
+    w = run(doc)
+    assert overlap(w) <= TOLERANCE
+    assert not w.busy, [(u.id, u.status) for u in w.units]  # done before the duration: nobody shuffles on
+    assert w.time < doc["duration"] - 1.0
+    on = [u for u in w.units if math.hypot(u.samples[-1][1] - goal[0], u.samples[-1][2] - goal[1]) <= 0.01]
+    assert len(on) == 1 and on[0].arrived is not None, [(u.id, u.samples[-1]) for u in w.units]
+    for u in w.units:
+        last = u.samples[-1]
+        assert last[4] == 0.0
+        if u is not on[0]:
+            assert u.arrived is None and u.status.startswith("stopped"), (u.id, u.status)
+            assert math.hypot(last[1] - goal[0], last[2] - goal[1]) <= len(starts), (u.id, last)

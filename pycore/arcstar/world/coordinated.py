@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,6 +50,7 @@ from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..planner import PlanResult
 from ..search.cooperative import CooperativePlanner
+from ..search.regions import label
 from ..search.sliced import Sliced
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
@@ -355,19 +356,10 @@ class Cooperative(Avoider):
         self.done = None
         self.plans.clear()
         self.by_tile.clear()
-        agents, wants = [], []
-        goals: set[Tile] = set()
         placed = self._starts(world)
         units, firsts = [u for u, _ in placed], [t for _, t in placed]
-        starts = set(firsts)
-        for u, start in zip(units, firsts, strict=True):
-            want = self._want(u)
-            wants.append(want)
-            goal = start if want is None else want
-            if goal in goals:
-                goal = self._free_near(world, goal, goals | (starts - {start}))
-            goals.add(goal)
-            agents.append((start, goal))
+        wants = [self._want(u) for u in units]
+        agents = list(zip(firsts, self._goals(world, firsts, wants), strict=True))
         if not units:
             return
         try:
@@ -448,21 +440,74 @@ class Cooperative(Avoider):
                 best, best_score = h, sc
         return best
 
+    @classmethod
+    def _goals(cls, world: World, starts: list[Tile], wants: list[Tile | None]) -> list[Tile]:
+        """Each agent's goal tile: the tile it wants (its start when it wants none), or, when
+        another has that one, the free tile nearest it that the agent can still get to.
+
+        Units sent to one tile (a contested tile) take it and the tiles round it nearest first:
+        the one nearest it as the crow flies takes the tile itself, the next the free tile nearest
+        it that it can reach without crossing a tile given before (in a corridor, on its own side
+        of the ones nearer), and so on; so nobody's goal lies behind another's, and the tile
+        wanted is taken (given out in the units' order, three units in a corridor were sent past
+        each other and the goal was left empty)."""
+        count: dict[Tile, int] = {}
+        for want in wants:
+            if want is not None:
+                count[want] = count.get(want, 0) + 1
+        first: dict[Tile, int] = {}
+        for i, want in enumerate(wants):
+            if want is not None and count[want] > 1:
+                first.setdefault(want, i)
+
+        def rank(i: int) -> tuple[int, float, int]:
+            want = wants[i]
+            if want is None or count[want] == 1:
+                return i, 0.0, i
+            return first[want], math.hypot(starts[i][0] - want[0], starts[i][1] - want[1]), i
+
+        out: list[Tile] = list(starts)
+        given: set[Tile] = set()
+        others = set(starts)
+        for i in sorted(range(len(starts)), key=rank):
+            start, want = starts[i], wants[i]
+            goal = start if want is None else want
+            if goal in given:
+                contested = want is not None and count[want] > 1
+                goal = cls._free_near(world, goal, given | (others - {start}), start if contested else None, given)
+            given.add(goal)
+            out[i] = goal
+        return out
+
     @staticmethod
-    def _free_near(world: World, tile: Tile, avoid: set[Tile]) -> Tile:
-        """The open tile nearest ``tile`` (4-neighbour moves) that is not in ``avoid``."""
+    def _free_near(world: World, tile: Tile, avoid: set[Tile], source: Tile | None = None,
+                   walls: Iterable[Tile] = ()) -> Tile:
+        """The open tile nearest ``tile`` (4-neighbour moves) that is not in ``avoid``; with
+        ``source``, the nearest of those that ``source`` reaches with ``walls`` walled off (if
+        none is, the nearest of all)."""
         ok = ~world.map.blocked
         h, w = ok.shape
+        reach = None
+        if source is not None:
+            passable = ok.copy()
+            for x, y in walls:
+                passable[y, x] = False
+            passable[source[1], source[0]] = True
+            labels, _ = label(passable)
+            reach = labels == labels[source[1], source[0]]
         seen, queue = {tile}, deque([tile])
+        nearest = None
         while queue:
             x, y = queue.popleft()
             if (x, y) not in avoid:
-                return x, y
+                if reach is None or reach[y, x]:
+                    return x, y
+                nearest = (x, y) if nearest is None else nearest
             for n in ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)):
                 if 0 <= n[0] < w and 0 <= n[1] < h and ok[n[1], n[0]] and n not in seen:
                     seen.add(n)
                     queue.append(n)
-        return tile
+        return tile if nearest is None else nearest
 
     # -- driving -------------------------------------------------------------------------------
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
