@@ -7,7 +7,7 @@ Pinter ("People Movement and Friendly-Collision Avoidance"): every ``CHECK_EVERY
 second) each unit claims the tiles its body will cover over the next ``HORIZON`` (two seconds)
 along its path, each tile with the time window it is there (at the speed it has, or half its top
 speed if slower). Two units whose claims share a tile in overlapping windows (within ``SLACK``)
-will collide. When the other meets it head-on (headings over 120 degrees apart) or stands with
+will collide (``claims``). When the other meets it head-on (headings over 120 degrees apart) or stands with
 nothing to do, the unit decelerates and plans a new route with the other's claimed tiles walled
 off, and, to pass on the right, the tiles on its left of them too (then without them if that
 fails); a detour longer than ``DETOUR_FACTOR`` times the way left is not taken: one of the two
@@ -44,6 +44,7 @@ from .avoidance import (
     walled,
     way_left,
 )
+from .claims import CHECK_EVERY, claims
 from .coordinated import Cooperative
 from .events import EventKind
 from .orders import Point, Route, tile_of
@@ -54,9 +55,6 @@ if TYPE_CHECKING:
     from .state import Host as World
     from .state import UnitState
 
-#: Pinter: how often claims are made (s), how far ahead they reach (s), the slack between
-#: two windows on one tile that still counts as a collision (s).
-CHECK_EVERY, HORIZON, SLACK = 0.5, 2.0, 0.25
 #: Lester: units this close (tiles, between centres, beyond their radii) are walls when planning;
 #: moving units within ``NEARBY`` tiles claim ``CLAIM_AHEAD`` tiles of their way, each costing
 #: ``PENALTY`` more (in the search's cost units: a straight step costs 10), as Lester advises.
@@ -83,58 +81,6 @@ UNSTUCK_AFTER, UNSTUCK_MOVE = 12.0, 1.5
 #: without a break. At 5 s, 29 of 32 unseen doors of people and the issue's example unit met
 #: the 10 s criterion under ``pinter``, against 25 with the 12 s watchdog alone.
 STILL_AFTER = 5.0
-
-
-def claim(u: UnitState) -> dict[Tile, tuple[float, float]]:
-    """Pinter's claim: each tile unit ``u``'s body covers over the next ``HORIZON`` seconds,
-    with the window (s from now) it is there; a unit standing idle holds its tiles for good."""
-    out: dict[Tile, tuple[float, float]] = {}
-    width = u.spec.width
-    here = body_tiles(u.x, u.y, width)
-    m = u.mover
-    if m is None:
-        return {t: (0.0, math.inf) for t in here}
-    for t in here:
-        out[t] = (0.0, 0.0)
-    v = max(abs(m.v), 0.5 * u.spec.speed)
-    reach = min(u.spec.speed * HORIZON, abs(m.v) * HORIZON + 0.5 * m.accel_rate * HORIZON ** 2)
-    s, dist = m.s, m.dists()
-    i0 = m.after(s)
-    i1 = m.after(s + reach)
-    bodies = m.bodies.get(width)  # the tiles at each point, kept on the mover: claims come round every half second
-    if bodies is None:
-        bodies = m.bodies[width] = [None] * len(dist)
-    xs, ys = m.xy_lists()
-    # consecutive points on the same tiles are one stretch: its tiles' windows are widened once,
-    # to its first and last time (times only grow along the way)
-    run: tuple[Tile, ...] = ()
-    first = last = 0.0
-    for k in range(i0, min(i1 + 1, len(dist)), 2):
-        when = min((dist[k] - s) / v, HORIZON)
-        tiles = bodies[k]
-        if tiles is None:
-            tiles = bodies[k] = tuple(body_tiles(xs[k], ys[k], width))
-        if tiles == run:
-            last = when
-            continue
-        _widen(out, run, first, last)
-        run, first, last = tiles, when, when
-    _widen(out, run, first, last)
-    if m.v == 0.0:  # held or pivoting: it stands on its tiles until it moves again
-        for t in here:
-            out[t] = (0.0, HORIZON)
-    return out
-
-
-def _widen(out: dict[Tile, tuple[float, float]], tiles: tuple[Tile, ...], first: float, last: float) -> None:
-    """Widen the window in ``out`` of each of ``tiles`` to take in [first, last]."""
-    for t in tiles:
-        ab = out.get(t)
-        if ab is None:
-            out[t] = (first, last)
-        else:  # (min(a, first), max(b, last))
-            a, b = ab
-            out[t] = (first if first < a else a, last if last > b else b)
 
 
 def follows(u: UnitState, j: UnitState) -> bool:
@@ -402,20 +348,9 @@ class Pinter(Local):
     def look(self, world: World, now: float) -> None:
         if not self.due(now):
             return
-        claims = {u.spec.id: claim(u) for u in world.units}
-        by_tile: dict[Tile, list[tuple[UnitState, float, float]]] = {}
-        for u in world.units:
-            c = claims[u.spec.id]
-            u.claimed = frozenset(c)
-            for t, (a, b) in c.items():
-                by_tile.setdefault(t, []).append((u, a, b))
-        hits: dict[str, set[str]] = {}
-        for entries in by_tile.values():
-            for i, (u, a1, b1) in enumerate(entries):
-                for v, a2, b2 in entries[i + 1:]:
-                    if a1 <= b2 + SLACK and a2 <= b1 + SLACK:
-                        hits.setdefault(u.spec.id, set()).add(v.spec.id)
-                        hits.setdefault(v.spec.id, set()).add(u.spec.id)
+        tiles, hits = claims(world.units)
+        for u, mine in zip(world.units, tiles, strict=True):
+            u.claimed = mine
         for u in world.units:
             if u.spec.id not in hits or u.mover is None or u.order is None or u.detour is not None or \
                     self.member(u):
@@ -427,7 +362,7 @@ class Pinter(Local):
                 j = world.unit(jid)
                 if j.busy and not head_on(u, j):
                     continue  # it moves or will: decelerate for it (spacing), the way stays
-                theirs = set(claims[jid]) - body_tiles(u.x, u.y, u.spec.width)
+                theirs = set(j.claimed) - body_tiles(u.x, u.y, u.spec.width)
                 longest = DETOUR_FACTOR * way_left(u) + DETOUR_EXTRA
                 if world.replan(u, frozenset(theirs | left_of(theirs, u.heading)), longest) or \
                         world.replan(u, frozenset(theirs), longest):

@@ -144,9 +144,6 @@ class Mover:
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         self._dists: list[float] | None = None
         self._entries: tuple[list[float], list[float], list[tuple[int, int]]] | None = None
-        #: Per body width, the tiles a body covers at each of ``points()`` (None: not asked for
-        #: yet), filled in as Pinter's claims ask (``methods.claim``).
-        self.bodies: dict[float, list[tuple[tuple[int, int], ...] | None]] = {}
         self._last_entry: int | None = None
         self._xy_lists: tuple[list[float], list[float]] | None = None
         self._turns: tuple[list[int], list[int]] | None = None
