@@ -540,6 +540,23 @@ def test_under_fog_a_car_beside_a_long_wall_keeps_its_body_out_of_it(method):
     assert all(w.arrival(u) is not None for u in w.units), [(u.id, u.status) for u in w.units]
 
 
+@pytest.mark.parametrize("method", ["none", "pinter", "claimed", "cooperative"])
+@pytest.mark.parametrize("unit", [{"width": 0.8, "radius": 0.5, "speed": 2.0, "sight": 3}, {"kind": "car"}])
+def test_under_fog_a_unit_whose_only_way_a_wall_closes_stops_short_of_it(method, unit):
+    """The goal lies beyond a wall across the corridor, unseen at first: when the unit sees it
+    and no way is left, it stops short of the wall and says why (it drove on through the wall and
+    "arrived": a failed re-plan left it on its old way; so did one that other units hemmed in
+    under claimed, found by an outside survey). ``run`` checks every body against the true map."""
+    doc = {"map": ["#" * 22, "#" + "." * 12 + "#" + "." * 7 + "#", "#" * 22], "seed": 2, "duration": 40,
+           "avoidance": method, "fog": True,
+           "units": [{"id": "a", **unit, "start": [1.5, 1.5, 0.0], "goal": [19.5, 1.5]}]}
+    w = run(doc)
+    a = w.units[0]
+    assert a.arrived is None and a.status.startswith("no route"), a.status
+    assert max(s[1] for s in a.samples) < 13.0 - a.spec.width / 2.0
+    assert a.samples[-1][4] == 0.0 and not w.busy
+
+
 @pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
 @pytest.mark.parametrize("rows, starts, goal", [
     (["#" * 12, "#" + "." * 10 + "#", "#" * 12], [(1.5, 1.5), (10.5, 1.5), (2.5, 1.5)], (6.5, 1.5)),
@@ -567,3 +584,21 @@ def test_units_sent_to_one_tile_settle_with_the_tile_taken(method, rows, starts,
         if u is not on[0]:
             assert u.arrived is None and u.status.startswith("stopped"), (u.id, u.status)
             assert math.hypot(last[1] - goal[0], last[2] - goal[1]) <= len(starts), (u.id, last)
+
+
+@pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
+@pytest.mark.parametrize("orders, status", [([{"type": "stop"}], "stopped"), ([], "idle")])
+def test_a_unit_made_to_make_way_keeps_the_status_its_orders_left(method, orders, status):
+    """A unit told to stop, or never told anything, steps into a bay to let another by and back:
+    it says what it said before (a stopped unit read "idle" after making way, and one a jam's
+    plan moved to its tile's centre read "moving" for good, found by an outside survey)."""
+    unit = {"width": 0.8, "radius": 0.5, "speed": 2.0}
+    doc = {"map": ["#########", "#.......#", "###.#####", "#########"], "seed": 1, "duration": 60,
+           "avoidance": method,
+           "units": [{"id": "a", **unit, "start": [3.5, 1.5, 0.0], "orders": orders},
+                     {"id": "b", **unit, "start": [1.5, 1.5, 0.0], "goal": [7.5, 1.5]}]}
+    w = run(doc)
+    a, b = w.units
+    assert b.arrived is not None and overlap(w) <= TOLERANCE
+    assert any(s[2] > 2.0 for s in a.samples)  # it made way
+    assert a.status == status and a.arrived is None and not w.busy

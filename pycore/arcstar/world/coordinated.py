@@ -370,7 +370,8 @@ class Cooperative(Avoider):
             i = int(e.field.split("[")[1].split("]")[0]) if e.field.startswith("agents[") else -1
             if i < 0:
                 raise
-            units[i].status = f"no route: {e}"
+            why = "its goal cannot be reached from where it stands" if e.field.endswith(".goal") else str(e)
+            units[i].status = f"no route: {Status.NO_PATH}: {why}"
             units[i].order = None
             units[i].queue.clear()
             self.dirty = True

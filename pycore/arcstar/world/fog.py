@@ -184,7 +184,11 @@ class Fog:
                 continue
             if any(t in changed for t in swept_tiles(u)):
                 world.note(u, EventKind.DISCOVER)
-                world.replan(u, frozenset())
+                if not world.replan(u, frozenset()):
+                    # no way from here for now (the wall closes the only one, other units hem it
+                    # in, or it drives aside): it stops short of the wall all the same (it sees
+                    # farther than it needs to stop), then plans again from where it stands
+                    u.mover.brake()
 
     def route(self, u: UnitState, known: TileMap, goal: Point) -> Route:
         """``u``'s route to ``goal`` on its team's ``known`` map, by its D* Lite planner (made

@@ -24,6 +24,8 @@ class UnitState:
     nothing left to do, kept while avoidance has it step aside and back (None: not arrived, or
     it was stopped, patrols, or ended away from its goal).
     status: "idle", "moving", "arrived", "stopped", "patrolling", or why a plan failed.
+    resting: what the status says when it stands with nothing of its own to do and no goal:
+    "stopped" after a stop order (kept while avoidance moves it aside), else "idle".
     """
 
     spec: UnitSpec
@@ -34,6 +36,7 @@ class UnitState:
     arrived: float | None = None
     goal: tuple[Point, ...] = ()
     status: str = "idle"
+    resting: str = "idle"
     mover: Mover | None = None
     queue: deque[Order] = field(default_factory=deque)
     timed: list[Order] = field(default_factory=list)

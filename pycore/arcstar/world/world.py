@@ -256,11 +256,11 @@ class World:
         while u.order is None and u.queue:
             order = u.queue.popleft()
             if order.kind is OrderKind.STOP:
-                u.status, u.arrived, u.goal = "stopped", None, ()
+                u.status, u.arrived, u.goal, u.resting = "stopped", None, (), "stopped"
                 continue
             u.order, u.leg = order, 0
             if not order.aside:  # a step aside (and back) keeps the arrival it interrupts
-                u.arrived = None
+                u.arrived, u.resting = None, "idle"
                 u.goal = order.points if order.kind in (OrderKind.MOVE, OrderKind.NEAREST) else ()
         if u.order is not None:
             self._start_leg(u, now)
@@ -348,10 +348,7 @@ class World:
         if u.queue:  # on its way aside and back
             return
         u.arrived = None
-        if u.goal:
-            u.status = f"stopped {miss:.2f} tiles from its goal"  # (two units sent to one tile, say)
-        else:  # it only stepped aside (and back): it has no goal of its own
-            u.status = "idle"
+        u.status = _resting(u)
 
     # -- motion -------------------------------------------------------------------------------
     def _move(self, u: UnitState, now: float, near: Neighbours | None) -> None:
@@ -378,15 +375,27 @@ class World:
             u.mover = None
             if m.arrived and u.detour is not None:
                 u.detour = None
+                if u.order is None and not u.queue:  # moved aside with nothing of its own to do
+                    u.status = _resting(u)
             elif m.arrived and u.order is not None:
                 self._leg_done(u, now + self.dt)
             elif not m.arrived and u.order is None and not u.queue and u.detour is None:
-                u.status = "stopped"
+                u.status = _resting(u)
 
 
 def _own_orders_done(u: UnitState) -> bool:
     """Whether ``u`` has no orders of its own left (only steps aside and back, if anything)."""
     return not u.timed and all(o.aside for o in u.queue)
+
+
+def _resting(u: UnitState) -> str:
+    """The status of ``u`` standing with nothing of its own left to do: arrived (on the goal it
+    reached), stopped beside its goal (two units sent to one tile, say), or, with no goal, as it
+    rests: idle, or stopped by an order (avoidance may have moved it aside since)."""
+    miss = _miss(u)
+    if u.arrived is not None and miss <= ARRIVED_WITHIN:
+        return "arrived"
+    return f"stopped {miss:.2f} tiles from its goal" if u.goal else u.resting
 
 
 def _miss(u: UnitState) -> float:
