@@ -272,3 +272,17 @@ def test_a_car_backs_up_to_turn_round_in_a_small_room(method):
     assert u.arrived is not None
     assert any(s[4] < 0 for s in u.samples), "it reverses (negative speed) on the way"
     assert abs(math.remainder(u.samples[-1][3] - math.pi, 2 * math.pi)) < 1e-6
+
+
+def test_under_fog_a_unit_sees_round_it_as_it_is_placed():
+    """What a unit stands in is known to its team before the world first steps (the lab drew
+    the whole map unknown, the units' own tiles too, until the first tick); others know nothing."""
+    m = arcstar.parse_ascii("\n".join(["##########", "#........#", "#..####..#", "#........#", "##########"])).map
+    w = World(m, 0.05, 1, fog=True)
+    w.add(UnitSpec("a", team="red", sight=3.0), Pose(1.5, 1.5, 0.0))
+    seen = w.fog.seen("red")
+    assert seen[1, 1] and seen[0, 0] and not seen[3, 8]
+    known = w.fog.known("red").blocked
+    assert known[0, 1] and known[1, 0] and not known[2, 7]  # walls it sees; one it cannot is open
+    assert not w.fog.seen("blue").any()
+    assert w.ticks == 0

@@ -136,40 +136,44 @@ class Fog:
         if now + 1e-9 < self._next:
             return
         self._next = now + LOOK_EVERY
-        blocked = self.truth.blocked
-        h, w = blocked.shape
-        learned: set[str] = set()
-        for u in world.units:
-            view = self.view(u.spec.team)
-            sight = max(u.spec.sight, round(2.0 * (u.spec.speed ** 2 / (2.0 * u.spec.brake_rate) + 1.5)) / 2.0)
-            offs, between = self._rays_for(sight)
-            tx, ty = tile_of(u.x, u.y)
-            xs, ys = offs[:, 0] + tx, offs[:, 1] + ty
-            inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-            bx = np.clip(between[:, :, 0] + tx, 0, w - 1)
-            by = np.clip(between[:, :, 1] + ty, 0, h - 1)
-            clear = ~blocked[by, bx].any(axis=1)
-            vis = inside & clear
-            xs, ys = xs[vis], ys[vis]
-            new = ~view.seen[ys, xs]
-            if not new.any():  # (the faces beside floor seen before were seen with it)
-                continue
-            xs, ys = _with_faces(xs[new], ys[new], blocked)
-            new = ~view.seen[ys, xs]
-            xs, ys = xs[new], ys[new]
-            view.seen[ys, xs] = True
-            truth = self.truth.terrain[ys, xs]
-            differs = truth != view.known.terrain[ys, xs]
-            if differs.any():
-                view.known.terrain[ys[differs], xs[differs]] = truth[differs]
-                view.known.touch()
-                view.changed.update(zip(xs[differs].tolist(), ys[differs].tolist(), strict=True))
-                if blocked[ys[differs], xs[differs]].any():
-                    learned.add(u.spec.team)
+        learned = {u.spec.team for u in world.units if self.see(u)}
         for team in learned:
             self._replan_team(world, team)
         for view in self.teams.values():
             view.changed.clear()
+
+    def see(self, u: UnitState) -> bool:
+        """Let ``u`` see round it now (its team learns what it sees); whether it saw a wall its
+        team did not know (the tiles that changed are in its team's ``changed``). A unit sees as
+        it is placed, so what it stands in is revealed before the world first steps."""
+        blocked = self.truth.blocked
+        h, w = blocked.shape
+        view = self.view(u.spec.team)
+        sight = max(u.spec.sight, round(2.0 * (u.spec.speed ** 2 / (2.0 * u.spec.brake_rate) + 1.5)) / 2.0)
+        offs, between = self._rays_for(sight)
+        tx, ty = tile_of(u.x, u.y)
+        xs, ys = offs[:, 0] + tx, offs[:, 1] + ty
+        inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        bx = np.clip(between[:, :, 0] + tx, 0, w - 1)
+        by = np.clip(between[:, :, 1] + ty, 0, h - 1)
+        clear = ~blocked[by, bx].any(axis=1)
+        vis = inside & clear
+        xs, ys = xs[vis], ys[vis]
+        new = ~view.seen[ys, xs]
+        if not new.any():  # (the faces beside floor seen before were seen with it)
+            return False
+        xs, ys = _with_faces(xs[new], ys[new], blocked)
+        new = ~view.seen[ys, xs]
+        xs, ys = xs[new], ys[new]
+        view.seen[ys, xs] = True
+        truth = self.truth.terrain[ys, xs]
+        differs = truth != view.known.terrain[ys, xs]
+        if not differs.any():
+            return False
+        view.known.terrain[ys[differs], xs[differs]] = truth[differs]
+        view.known.touch()
+        view.changed.update(zip(xs[differs].tolist(), ys[differs].tolist(), strict=True))
+        return bool(blocked[ys[differs], xs[differs]].any())
 
     def _rays_for(self, sight: float) -> tuple[np.ndarray, np.ndarray]:
         rays = self._rays.get(sight)

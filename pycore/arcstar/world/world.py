@@ -113,6 +113,8 @@ class World:
         unit.sample(self.time)
         self.units.append(unit)
         self._by_id[spec.id] = unit
+        if self.fog is not None:
+            self.fog.see(unit)  # what it stands in is known before the first step
         self._pad = None
         self.avoider.changed(self)
         return unit
