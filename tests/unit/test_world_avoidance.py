@@ -602,3 +602,17 @@ def test_a_unit_made_to_make_way_keeps_the_status_its_orders_left(method, orders
     assert b.arrived is not None and overlap(w) <= TOLERANCE
     assert any(s[2] > 2.0 for s in a.samples)  # it made way
     assert a.status == status and a.arrived is None and not w.busy
+
+
+@pytest.mark.parametrize("method", ["none", "pinter", "claimed", "cooperative"])
+def test_the_nearest_of_several_targets_is_the_nearest_by_the_ground(method):
+    """One target lies just across a wall (2 tiles as the crow flies, 8 by the ground), the
+    other 3 tiles away in the open: every method sends the unit to the second (cooperative
+    took the nearest as the crow flies)."""
+    doc = {"map": ["########", "#....#.#", "#....#.#", "#....#.#", "#......#", "########"], "seed": 1,
+           "duration": 30, "avoidance": method,
+           "units": [{"id": "a", "start": [4.5, 1.5, math.pi], "targets": [[6.5, 1.5], [1.5, 1.5]],
+                      "width": 0.8, "radius": 0.5, "speed": 2.0}]}
+    w = run(doc)
+    a = w.units[0]
+    assert a.arrived is not None and a.samples[-1][1:3] == pytest.approx((1.5, 1.5)), a.status

@@ -31,7 +31,8 @@ Under fog, units of one team plan on what that team knows (unknown tiles open) a
 when a wall they learn lies on a plan; units of several teams together plan on the map itself.
 
 Limits: units wider than a tile are planned as if a tile wide (``spacing`` still keeps their
-bodies apart); the nearest of several targets is the nearest as the crow flies; two units on one
+bodies apart); the nearest of several targets is the nearest by the ground (4 neighbours) from
+where the unit stood when the order was first looked at; two units on one
 tile cannot both be planned: the one further off the centre starts on a free tile beside it if
 it can get there, else it is left out, standing, with its status saying why.
 """
@@ -43,6 +44,8 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..collision.swept import swept_line_clear
 from ..geometry.primitives import Pose
@@ -105,6 +108,26 @@ def turn_ticks(spec: UnitSpec) -> int:
     return max(1, min(TURN_TICKS, round(math.pi / 2.0 / spec.pivot_rate * spec.speed)))
 
 
+def _breadth_first(blocked: np.ndarray, start: Tile) -> Iterator[Tile]:
+    """The tiles a breadth-first walk from ``start`` (4 neighbours, over open tiles) reaches,
+    nearest first (``start`` itself first)."""
+    h, w = blocked.shape
+    seen, queue = {start}, deque([start])
+    while queue:
+        t = queue.popleft()
+        yield t
+        x, y = t
+        for n in ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)):
+            if 0 <= n[0] < w and 0 <= n[1] < h and not blocked[n[1], n[0]] and n not in seen:
+                seen.add(n)
+                queue.append(n)
+
+
+def _first_reached(blocked: np.ndarray, start: Tile, goals: set[Tile]) -> Tile | None:
+    """Of ``goals``, the first a breadth-first walk from ``start`` reaches (None: none)."""
+    return next((t for t in _breadth_first(blocked, start) if t in goals), None)
+
+
 def _longest_wait(tiles: list[Tile], goal: Tile) -> int:
     """The most ticks in a row a planned agent stays on one tile other than its goal."""
     best = run = 0
@@ -156,6 +179,7 @@ class Cooperative(Avoider):
         self.bodies: dict[str, tuple[str, float]] = {}  # unit -> the body holding it, when
         self.ring_since: dict[str, float] = {}
         self._job: Sliced[None] | None = None  # the round being planned, the world's ``plan_work`` a tick
+        self.nearest: dict[str, tuple[Order, Tile]] = {}  # the target each unit's nearest order took
 
     @property
     def planning(self) -> bool:
@@ -226,15 +250,24 @@ class Cooperative(Avoider):
         return not self.dirty and self._job is None
 
     # -- planning ------------------------------------------------------------------------------
-    def _want(self, u: UnitState) -> Tile | None:
-        """The tile ``u``'s current or next order takes it to (None: it has none)."""
+    def _want(self, world: World, u: UnitState) -> Tile | None:
+        """The tile ``u``'s current or next order takes it to (None: it has none); of several
+        targets, the one nearest by the ground when the order was first looked at (kept for the
+        order, so a unit does not change its mind as it goes)."""
         order = u.order if u.order is not None else (u.queue[0] if u.queue else None)
         if order is None or order.kind is OrderKind.STOP:
             return None
         if order.kind is OrderKind.PATROL:
             p = order.points[u.leg % len(order.points)] if u.order is not None else order.points[0]
         elif order.kind is OrderKind.NEAREST:
-            p = min(order.points, key=lambda q: math.hypot(q[0] - u.x, q[1] - u.y))
+            chosen = self.nearest.get(u.spec.id)
+            if chosen is None or chosen[0] is not order:
+                tiles = [tile_of(q[0], q[1]) for q in order.points]
+                first = _first_reached(world.known_map(u).blocked, tile_of(u.x, u.y), set(tiles))
+                if first is None:  # none can be reached: the nearest as the crow flies
+                    first = min(tiles, key=lambda t: math.hypot(t[0] + 0.5 - u.x, t[1] + 0.5 - u.y))
+                chosen = self.nearest[u.spec.id] = (order, first)
+            return chosen[1]
         else:
             p = order.points[0]
         return tile_of(p[0], p[1])
@@ -266,7 +299,7 @@ class Cooperative(Avoider):
             self.dirty = self._stalled(now)
         if not self.dirty:
             for u in self.mine(world):
-                want = self._want(u)
+                want = self._want(world, u)
                 plan = self.plans.get(u.spec.id)
                 if u.mover is None and want is not None and (
                         plan is None or plan.want != want or (plan.visits[-1][0] != plan.goal and u.detour is None)):
@@ -358,7 +391,7 @@ class Cooperative(Avoider):
         self.by_tile.clear()
         placed = self._starts(world)
         units, firsts = [u for u, _ in placed], [t for _, t in placed]
-        wants = [self._want(u) for u in units]
+        wants = [self._want(world, u) for u in units]
         agents = list(zip(firsts, self._goals(world, firsts, wants), strict=True))
         if not units:
             return
@@ -398,7 +431,7 @@ class Cooperative(Avoider):
                 held = 0 if len(visits) > 1 else -1
                 for tile in beside - {visits[0][0]}:
                     self.by_tile.setdefault(tile, []).append((-1, u.spec.id, held))
-            if self._want(u) is None and len(visits) > 1:  # idle, but asked to step aside
+            if self._want(world, u) is None and len(visits) > 1:  # idle, but asked to step aside
                 u.queue.append(Order(OrderKind.MOVE, ((u.x, u.y, u.heading),), aside=True))
             if end != goal and self.rounds >= MAX_ROUNDS:
                 u.status = "cooperative: stuck (no plan reaches the goal)"
@@ -486,28 +519,21 @@ class Cooperative(Avoider):
         """The open tile nearest ``tile`` (4-neighbour moves) that is not in ``avoid``; with
         ``source``, the nearest of those that ``source`` reaches with ``walls`` walled off (if
         none is, the nearest of all)."""
-        ok = ~world.map.blocked
-        h, w = ok.shape
+        blocked = world.map.blocked
         reach = None
         if source is not None:
-            passable = ok.copy()
+            passable = ~blocked
             for x, y in walls:
                 passable[y, x] = False
             passable[source[1], source[0]] = True
             labels, _ = label(passable)
             reach = labels == labels[source[1], source[0]]
-        seen, queue = {tile}, deque([tile])
         nearest = None
-        while queue:
-            x, y = queue.popleft()
+        for x, y in _breadth_first(blocked, tile):
             if (x, y) not in avoid:
                 if reach is None or reach[y, x]:
                     return x, y
                 nearest = (x, y) if nearest is None else nearest
-            for n in ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)):
-                if 0 <= n[0] < w and 0 <= n[1] < h and ok[n[1], n[0]] and n not in seen:
-                    seen.add(n)
-                    queue.append(n)
         return tile if nearest is None else nearest
 
     # -- driving -------------------------------------------------------------------------------
