@@ -98,7 +98,8 @@ class UnitSpec:
     sqrt(r' / radius) of it (``turning``'s speed factor). turn_rate: how fast it turns on the
     spot at a pivot (rad/s); not given, speed / radius (the rate it turns at on its tightest
     circle at top speed: a unit that turns on half a tile at 2 tiles/s pivots at 4 rad/s, not
-    at a tank's crawl), at most ``MAX_PIVOT``. can_reverse: it may back up (plans with Reeds-Shepp pieces).
+    at a tank's crawl), at most ``MAX_PIVOT``. can_reverse: it may back up (plans with Reeds-Shepp pieces);
+    people never plan backing up, but may step back a third of a tile to let others by (``World.step_back``).
     sight: how far it sees in fog (tiles; 6 by default: a screen's corner of a 32-tile view).
     method: how it plans (``PLAN_METHODS``; "tighter" by default: legal paths that slow down for
     tight corners instead of failing). team: a free label for the lab and for avoidance.
