@@ -269,6 +269,79 @@ def test_a_unit_placed_into_another_is_refused_and_nothing_is_added():
     assert [r["id"] for r in out["roster"]] == ["a", "b"]
 
 
+def test_one_unit_placed_or_one_point_ordered_is_refused_in_words_for_people():
+    """A lone unit or point (the lab places one at a time and orders a move to one point) is
+    refused saying what is wrong with its tile, without the request's field names in the words
+    (the field still names it); in a batch the message names which one."""
+    svc = Service()
+    start_world(svc)
+    call(svc, {"type": "world_add", "id": 1, "units": [person("a", 1.5, 1.5)]})
+    cases = [
+        ({"type": "world_add", "id": 2, "units": [person("b", 4.5, 2.5)]}, "units[0].start", "the tile is a wall"),
+        ({"type": "world_add", "id": 3, "units": [person("b", 1.6, 1.6)]}, "units[0].start",
+         "a body 0.5 wide overlaps unit 'a' there"),
+        ({"type": "world_add", "id": 4, "units": [person("b", 40.5, 1.5)]}, "units[0].start",
+         "the point is off the map"),
+        ({"type": "world_add", "id": 5, "units": [{"id": "t", "kind": "tank", "width": 2.5, "start": [1.5, 4.5]}]},
+         "units[0].start", "a body 2.5 wide overlaps a wall there"),
+        ({"type": "world_order", "id": 6, "units": ["a"], "order": "move", "points": [[4.5, 3.5]]}, "points[0]",
+         "the tile is a wall"),
+    ]
+    for msg, field, words in cases:
+        out = call(svc, msg)
+        check_error(out, field)
+        assert out["message"] == words, out
+        assert "[" not in out["message"], out
+    out = call(svc, {"type": "world_add", "id": 7, "units": [person("b", 3.5, 1.5), person("c", 4.5, 2.5)]})
+    check_error(out, "units[1].start")
+    assert out["message"].startswith("units[1].start (4.5, 2.5)") and "wall" in out["message"], out
+    # another impassable terrain is named as such
+    g = grid_of(ROWS)
+    g[1, 6] = 6  # water
+    size = {"width": g.shape[1], "height": g.shape[0], "version": "v2"}
+    out = call(svc, {"type": "world_start", "id": 8, "map": size}, g.tobytes())
+    assert out["type"] == "world_state", out
+    out = call(svc, {"type": "world_add", "id": 9, "units": [person("w", 6.5, 1.5)]})
+    check_error(out, "units[0].start")
+    assert out["message"] == "the tile is water (impassable)", out
+
+
+def test_an_order_queued_behind_a_patrol_is_refused_and_nothing_changes():
+    """A patrol never ends, so an order queued behind one would never run: refused (naming
+    ``queue``) for all the units named or none; unqueued, an order replaces the patrol."""
+    svc = Service()
+    start_world(svc)
+    call(svc, {"type": "world_add", "id": 1, "units": [person("p", 1.5, 1.5), person("q", 1.5, 4.5)]})
+    call(svc, {"type": "world_order", "id": 2, "units": ["p"], "order": "patrol", "points": [[3.5, 1.5], [7.5, 1.5]]})
+    call(svc, {"type": "world_order", "id": 3, "units": ["q"], "order": "move", "points": [[3.5, 4.5]]})
+    for kind, points in (("move", [[8.5, 4.5]]), ("nearest", [[8.5, 4.5], [8.5, 1.5]]), ("patrol", [[8.5, 4.5]])):
+        out = call(svc, {"type": "world_order", "id": 4, "units": ["q", "p"], "order": kind, "points": points,
+                         "queue": True})
+        check_error(out, "queue")
+        assert "p is on a patrol" in out["message"] and "never" in out["message"], out
+    # the move queued behind q's move was refused too (all or none): q arrives and stays
+    for _ in range(40):
+        out = call(svc, {"type": "world_step", "id": 5, "ticks": 20})
+        a = arrays(svc, out)
+        if STATUS_CODES[a["status"][1]] == "arrived":
+            break
+    assert (a["x"][1], a["y"][1]) == pytest.approx((3.5, 4.5))
+    assert STATUS_CODES[a["status"][0]] == "patrolling"
+    # queued behind a move it is taken; unqueued it replaces the patrol
+    out = call(svc, {"type": "world_order", "id": 6, "units": ["q"], "order": "move", "points": [[5.5, 4.5]],
+                     "queue": True})
+    assert out["type"] != "error", out
+    out = call(svc, {"type": "world_order", "id": 7, "units": ["p"], "order": "move", "points": [[1.5, 1.5]]})
+    assert out["type"] != "error", out
+    for _ in range(40):
+        out = call(svc, {"type": "world_step", "id": 8, "ticks": 20})
+        a = arrays(svc, out)
+        if out["metrics"]["arrived"] == 2:
+            break
+    assert (a["x"][0], a["y"][0]) == pytest.approx((1.5, 1.5))
+    assert (a["x"][1], a["y"][1]) == pytest.approx((5.5, 4.5))
+
+
 def test_fog_is_refused_until_built_and_known_tiles_come_when_it_is():
     from arcstar.service.worlds import fog_built
 

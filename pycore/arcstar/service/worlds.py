@@ -24,7 +24,7 @@ import numpy as np
 
 from ..collision.swept import swept_line_clear
 from ..geometry.primitives import Pose
-from ..maps.tilemap import TileMap
+from ..maps.tilemap import WALL, TileMap
 from ..outcomes import BadInput, shown
 from ..world import KIND_PRESETS, PLAN_METHODS, Order, OrderKind, UnitSpec, UnitState, World, unit_of_kind
 from ..world import units as world_units
@@ -190,19 +190,24 @@ class WorldSession:
         return cls(tilemap, seed, msg.get("avoidance", "none"), dt, _flag(msg, "fog"))
 
     # -- checks against the map ---------------------------------------------------------------
-    def point(self, value: object, field: str, width: float) -> tuple[float, float, float | None]:
-        """(x, y) or (x, y, heading) on the map where a body ``width`` wide fits."""
+    def point(self, value: object, field: str, width: float, *,
+              lone: bool = False) -> tuple[float, float, float | None]:
+        """(x, y) or (x, y, heading) on the map where a body ``width`` wide fits. ``lone``: the
+        request's only point (one unit placed, one point ordered), so the message says what is
+        wrong with it without naming the field and the point again (the lab names the tile)."""
         p = _list(value, field, 2, 3)
         x, y = _number(p[0], f"{field}[0]"), _number(p[1], f"{field}[1]")
         h = _number(p[2], f"{field}[2]") if len(p) == 3 and p[2] is not None else None
         tx, ty = math.floor(x), math.floor(y)
         m = self.map
+        where = f"{field} ({x:g}, {y:g})"
         if not m.in_bounds(tx, ty):
-            raise BadInput(f"{field} ({x:g}, {y:g}) is off the {m.width}x{m.height} map", field)
+            raise BadInput("the point is off the map" if lone else f"{where} is off the {m.width}x{m.height} map",
+                           field)
         if m.is_blocked(tx, ty):
-            raise BadInput(f"{field} ({x:g}, {y:g}) is in a wall", field)
+            raise BadInput(f"the tile is {_blocked_name(m, tx, ty)}" if lone else f"{where} is in a wall", field)
         if not swept_line_clear(m, (x, y), (x, y), width):
-            raise BadInput(f"{field} ({x:g}, {y:g}): a body {width:g} wide overlaps a wall there", field)
+            raise BadInput(f"{'' if lone else f'{where}: '}a body {width:g} wide overlaps a wall there", field)
         return (x, y, h)
 
     def _spec(self, u: dict, field: str) -> UnitSpec:
@@ -240,12 +245,13 @@ class WorldSession:
             seen.add(spec.id)
             if "start" not in u:
                 raise BadInput(f"{field} needs a start [x, y, heading]", f"{field}.start")
-            x, y, h = self.point(u["start"], f"{field}.start", spec.width)
+            lone = len(raw) == 1
+            x, y, h = self.point(u["start"], f"{field}.start", spec.width, lone=lone)
             other = clash([(v.id, v.spec.width, v.x, v.y) for v in w.units]
                           + [(s.id, s.width, p.x, p.y) for s, p, _ in new], spec.width, x, y)
             if other is not None:
-                raise BadInput(f"{field}.start ({x:g}, {y:g}): a body {spec.width:g} wide overlaps unit {other!r} "
-                               "there", f"{field}.start")
+                where = "" if lone else f"{field}.start ({x:g}, {y:g}): "
+                raise BadInput(f"{where}a body {spec.width:g} wide overlaps unit {other!r} there", f"{field}.start")
             orders = []
             if u.get("goal") is not None:
                 orders.append(Order(OrderKind.MOVE, (self.point(u["goal"], f"{field}.goal", spec.width),)))
@@ -299,7 +305,13 @@ class WorldSession:
         else:
             high = 1 if k is OrderKind.MOVE else MAX_POINTS
             raw = _list(msg.get("points"), "points", 1, high)
-            points = tuple(self.point(p, f"points[{i}]", width) for i, p in enumerate(raw))
+            points = tuple(self.point(p, f"points[{i}]", width, lone=len(raw) == 1) for i, p in enumerate(raw))
+        if queue:  # all or none: a patrol never ends, so what would wait behind one would never run
+            for u in units:
+                last = u.queue[-1] if u.queue else u.order
+                if last is not None and last.kind is OrderKind.PATROL:
+                    raise BadInput(f"{u.id} is on a patrol, which never ends: an order queued after it would never "
+                                   "run (give it unqueued to replace the patrol)", "queue")
         goals: list[tuple] = [points] * len(units)
         if k is OrderKind.MOVE and spread and len(units) > 1:
             goals = [(p,) for p in self._spread(points[0], units, width)]
@@ -481,6 +493,12 @@ def seen_tiles(world: World, team: str) -> np.ndarray | None:
         if isinstance(got, np.ndarray) and got.shape == (world.map.height, world.map.width):
             return got
     return None
+
+
+def _blocked_name(m: TileMap, x: int, y: int) -> str:
+    """An impassable tile's kind, for people: "a wall", or "water (impassable)"."""
+    t = m.terrains.get(int(m.terrain[y, x]))
+    return "a wall" if t is None or t.code == WALL else f"{t.name} (impassable)"
 
 
 def _code(u: Any) -> int:
