@@ -616,3 +616,15 @@ def test_the_nearest_of_several_targets_is_the_nearest_by_the_ground(method):
     w = run(doc)
     a = w.units[0]
     assert a.arrived is not None and a.samples[-1][1:3] == pytest.approx((1.5, 1.5)), a.status
+
+
+def test_a_unit_stepping_aside_gives_way_to_one_sent_to_its_tile():
+    """People at a door under claimed: a jam's plan counted a unit's step aside and back as a
+    claim on the tile it came from, which another unit was sent to; nearer, it took the tile,
+    and the two ended on each other's goals for good, 'stopped 1.00 tiles from its goal'. A
+    unit's own goal now comes before a step aside, and one standing idle gives way."""
+    doc = two_rooms(127, "claimed")
+    assert {u.get("kind") for u in doc["units"]} == {"person"}
+    w = run(doc)
+    assert all(w.arrival(u) is not None for u in w.units), [(u.id, u.status) for u in w.units if u.arrived is None]
+    assert overlap(w) <= TOLERANCE

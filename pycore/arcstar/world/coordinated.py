@@ -272,6 +272,16 @@ class Cooperative(Avoider):
             p = order.points[0]
         return tile_of(p[0], p[1])
 
+    @staticmethod
+    def _own(u: UnitState, claim: Tile) -> bool:
+        """Whether ``u``'s claim on tile ``claim`` (the tile it wants, or where it stands) is its
+        own: the goal of its own current or next order, or a tile of its goal (resting there, or
+        stepping back to it); not a step aside and back elsewhere, or standing idle."""
+        order = u.order if u.order is not None else (u.queue[0] if u.queue else None)
+        if order is not None and order.kind is not OrderKind.STOP and not order.aside:
+            return True
+        return any(tile_of(g[0], g[1]) == claim for g in u.goal)
+
     def _known(self, world: World) -> TileMap:
         """The map to plan on: what the units' team knows under fog (when they are all of one
         team; else the map itself), remembered with its version so a discovery re-plans."""
@@ -392,7 +402,9 @@ class Cooperative(Avoider):
         placed = self._starts(world)
         units, firsts = [u for u, _ in placed], [t for _, t in placed]
         wants = [self._want(world, u) for u in units]
-        agents = list(zip(firsts, self._goals(world, firsts, wants), strict=True))
+        own = [self._own(u, start if want is None else want)
+               for u, start, want in zip(units, firsts, wants, strict=True)]
+        agents = list(zip(firsts, self._goals(world, firsts, wants, own), strict=True))
         if not units:
             return
         try:
@@ -475,39 +487,42 @@ class Cooperative(Avoider):
         return best
 
     @classmethod
-    def _goals(cls, world: World, starts: list[Tile], wants: list[Tile | None]) -> list[Tile]:
+    def _goals(cls, world: World, starts: list[Tile], wants: list[Tile | None], own: list[bool]) -> list[Tile]:
         """Each agent's goal tile: the tile it wants (its start when it wants none), or, when
         another has that one, the free tile nearest it that the agent can still get to.
 
-        Units sent to one tile (a contested tile) take it and the tiles round it nearest first:
-        the one nearest it as the crow flies takes the tile itself, the next the free tile nearest
-        it that it can reach without crossing a tile given before (in a corridor, on its own side
-        of the ones nearer), and so on; so nobody's goal lies behind another's, and the tile
-        wanted is taken (given out in the units' order, three units in a corridor were sent past
-        each other and the goal was left empty)."""
+        A unit's own claim (``own``: the goal of its own order, or the goal it rests on) comes
+        before a weak one (a step aside and back, or standing idle), which gives way: a unit
+        stepping aside was sent back to a tile another unit was sent to, took it (the nearer), and
+        both ended on each other's goals for good. Units sent to one tile (a contested tile) take
+        it and the tiles round it nearest first: the one nearest it as the crow flies takes the
+        tile itself, the next the free tile nearest it that it can reach without crossing a tile
+        given before (in a corridor, on its own side of the ones nearer), and so on; so nobody's
+        goal lies behind another's, and the tile wanted is taken (given out in the units' order,
+        three units in a corridor were sent past each other and the goal was left empty)."""
+        claims = [start if want is None else want for start, want in zip(starts, wants, strict=True)]
         count: dict[Tile, int] = {}
-        for want in wants:
-            if want is not None:
-                count[want] = count.get(want, 0) + 1
+        for claim, mine in zip(claims, own, strict=True):
+            if mine:
+                count[claim] = count.get(claim, 0) + 1
         first: dict[Tile, int] = {}
-        for i, want in enumerate(wants):
-            if want is not None and count[want] > 1:
-                first.setdefault(want, i)
+        for i, claim in enumerate(claims):
+            if own[i] and count[claim] > 1:
+                first.setdefault(claim, i)
 
-        def rank(i: int) -> tuple[int, float, int]:
-            want = wants[i]
-            if want is None or count[want] == 1:
-                return i, 0.0, i
-            return first[want], math.hypot(starts[i][0] - want[0], starts[i][1] - want[1]), i
+        def rank(i: int) -> tuple[bool, int, float, int]:
+            claim = claims[i]
+            if not own[i] or count[claim] == 1:
+                return not own[i], i, 0.0, i
+            return False, first[claim], math.hypot(starts[i][0] - claim[0], starts[i][1] - claim[1]), i
 
         out: list[Tile] = list(starts)
         given: set[Tile] = set()
         others = set(starts)
         for i in sorted(range(len(starts)), key=rank):
-            start, want = starts[i], wants[i]
-            goal = start if want is None else want
+            start, goal = starts[i], claims[i]
             if goal in given:
-                contested = want is not None and count[want] > 1
+                contested = own[i] and count[goal] > 1
                 goal = cls._free_near(world, goal, given | (others - {start}), start if contested else None, given)
             given.add(goal)
             out[i] = goal
