@@ -266,6 +266,18 @@ export function labApi(lab) {
       };
     },
 
+    /**
+     * Under fog, whether the fog player's team has seen tile (x, y) (the map draws it undimmed);
+     * null when no team's known map is shown.
+     * @param {number} x
+     * @param {number} y
+     */
+    knownAt(x, y) {
+      const known = app.world.known;
+      if (!known || !model.inBounds(x, y)) return null;
+      return known[y * model.width + x] !== 0;
+    },
+
     /** A snapshot of the page's state (tile units; heading radians, 0 = +x, pi/2 = +y). */
     state() {
       const unit = app.unit;

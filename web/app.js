@@ -216,6 +216,8 @@ import { Viewport } from './view/viewport.js';
  * @property {number} epoch  bumped by every new map, restart and scenario load: one still on its way
  *   when a later one begins stops at its next step (it would mix the old units into the new world)
  * @property {number} loads  scenarios loaded to the end (tests wait on it)
+ * @property {import('./state.js').Command | null} presetStep  the undo step that loaded the scenario
+ *   shown (choosing another avoidance loads it again and keeps the history up to that step)
  */
 
 /**
@@ -316,7 +318,7 @@ export class AppState {
       info: null, on: false, mode: 'edit', tool: 'select', team: 'blue', units: [], rosterVersion: 0, selected: new Set(),
       running: false, speed: 1, time: 0, ticks: 0, dt: 0.05, lag: 0, stateAt: 0, stateGap: 50, avoidance: 'none', fog: false,
       player: '', known: null, showClaimed: false, showPaths: true, events: [], metrics: null, preset: '', seed: 1,
-      message: null, nextId: 1, box: null, states: 0, epoch: 0, loads: 0, order: { kind: 'move', points: [] },
+      message: null, nextId: 1, box: null, states: 0, epoch: 0, loads: 0, presetStep: null, order: { kind: 'move', points: [] },
     };
     /** Space is held (a left drag pans), and whether it panned meanwhile (then releasing it does not play) */
     this.space = { held: false, panned: false };

@@ -35,13 +35,21 @@ export const EVENT_SHOW_S = 3;
 export const KINDS = Object.freeze(/** @type {const} */ (['tank', 'car', 'person']));
 
 /**
- * Say something about the world, for people (the Units panel shows it).
+ * Say something about the world, for people (the Units panel shows it). An error is said in the
+ * status line too, at the top of the page, where it is seen while the hand is on the map (the
+ * panel's message may be scrolled out of sight); the next message of the world replaces it there
+ * while the status line still shows it.
  * @param {AppState} app
  * @param {string} text
  * @param {boolean} [error]
  */
 export function say(app, text, error = false) {
+  const last = app.world.message;
   app.world.message = { text, error };
+  if (error) app.setStatus('error', text, app.status.progress);
+  else if (last?.error && app.status.state === 'error' && app.status.text === last.text) {
+    app.setStatus(app.engineState === 'ready' ? 'ready' : 'loading', text, app.status.progress);
+  }
   app.emit('world');
 }
 
@@ -93,7 +101,8 @@ export function followWorld(app, engine) {
  */
 export function dropWorld(app) {
   const w = app.world;
-  Object.assign(w, { on: false, units: [], running: false, time: 0, ticks: 0, events: [], known: null, metrics: null, preset: '', box: null, lag: 0, order: { kind: 'move', points: [] } });
+  // what the panel last said was about the world there was (a unit placed, an order given)
+  Object.assign(w, { on: false, units: [], running: false, time: 0, ticks: 0, events: [], known: null, metrics: null, preset: '', box: null, lag: 0, order: { kind: 'move', points: [] }, message: null });
   w.epoch++; // a restart or a load still on its way is for the old map
   w.selected.clear();
   app.emit('world');
@@ -493,17 +502,27 @@ export async function setAvoidance(app, engine, avoidance) {
   w.avoidance = avoidance;
   app.emit('world');
   if (!w.on) return;
-  if (w.preset) await loadPreset(app, engine, w.preset, avoidance);
-  else await restartWorld(app, engine, `Avoidance is now "${avoidance}": the world started again with the units where they stood.`);
+  if (w.preset) {
+    // The scenario's map and units come again: the history up to the step that loaded it stays
+    // (Undo still brings back the work before it), edits made since on its map go with them.
+    const m = app.model;
+    const history = m.undoStack;
+    const at = w.presetStep ? history.indexOf(w.presetStep) : -1;
+    await loadPreset(app, engine, w.preset, avoidance);
+    m.undoStack = at >= 0 ? history.slice(0, at + 1) : history;
+    m.redoStack = [];
+    app.emit('controls');
+  } else await restartWorld(app, engine, `Avoidance is now "${avoidance}": the world started again with the units where they stood.`);
 }
 
 /**
- * Load a scenario preset: its map (one undo takes nothing back: a new map clears the history),
- * its units with their goals, paused, in units mode.
+ * Load a scenario preset: its map (a new map: the caller keeps the history, io/work.js's
+ * `openScenario` as one undo step), its units with their goals, paused, in units mode.
  * @param {AppState} app
  * @param {Engine} engine
  * @param {string} name
  * @param {string} [avoidance]  the method to run it with (default: the preset's own, when built)
+ * @returns {Promise<boolean>} whether it loaded (what went wrong is said)
  */
 export async function loadPreset(app, engine, name, avoidance) {
   const w = app.world;
@@ -512,7 +531,8 @@ export async function loadPreset(app, engine, name, avoidance) {
     doc = await engine.request({ type: 'world_preset', name });
     await openRows(app, engine, doc.map);
   } catch (e) {
-    return failed(app, `Could not load the scenario ${name}`, e);
+    failed(app, `Could not load the scenario ${name}`, e);
+    return false;
   }
   const epoch = ++w.epoch; // after the new map (which bumps it too): restarts for the old one stop
   app.mapKey = '';
@@ -530,9 +550,10 @@ export async function loadPreset(app, engine, name, avoidance) {
     await startWorld(app, engine, doc.units);
   } catch (e) {
     w.preset = '';
-    return failed(app, `The scenario ${name} could not start`, e);
+    failed(app, `The scenario ${name} could not start`, e);
+    return false;
   }
-  if (w.epoch !== epoch) return; // a newer map, restart or scenario took over
+  if (w.epoch !== epoch) return false; // a newer map, restart or scenario took over
   w.loads++;
   for (const u of w.units) {
     const spec = doc.units.find((/** @type {WorldUnit} */ d) => d.id === u.id);
@@ -540,7 +561,8 @@ export async function loadPreset(app, engine, name, avoidance) {
   }
   const fogNote = doc.fog && !w.info?.fog ? ' (This scenario is meant for fog of war, which this core has not built yet: it runs without.)' : '';
   say(app, `Scenario ${name}: ${plural(w.units.length, 'unit')}, avoidance "${w.avoidance}". Press Play (Space) to watch, . for one tick.${fogNote}`);
-  app.setStatus(app.engineState === 'ready' ? 'ready' : 'loading', `Scenario ${name} loaded: ${plural(w.units.length, 'unit')}.`, 1);
+  app.setStatus(app.engineState === 'ready' ? 'ready' : 'loading', `Scenario ${name} loaded: ${plural(w.units.length, 'unit')}. Undo (Ctrl+Z) brings back your work.`, 1);
+  return true;
 }
 
 /**

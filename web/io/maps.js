@@ -74,7 +74,7 @@ export async function openMap(app, engine, which) {
     const changed = applyPreset(app, LESTER_OPTIONS, "Lester's example");
     app.setStatus(
       app.engineState === 'ready' ? 'ready' : 'loading',
-      `Lester's example: A*, 10/14 step costs, Manhattan \u00D7 10, no corner cutting. Press Enter, then Home, and step with . (back with ,).${changed ? ` ${changed} Undo (Ctrl+Z) restores yours.` : ''}`,
+      `Lester's example: A*, 10/14 step costs, Manhattan \u00D7 10, no corner cutting. Press Enter, then Home, and step with . (back with ,).${changed ? ` ${changed}` : ''} Undo (Ctrl+Z) brings back your work.`,
     );
     return;
   }
@@ -144,7 +144,7 @@ async function openBenchmark(app, engine, name) {
   } else {
     app.setStatus(
       app.engineState === 'ready' ? 'ready' : 'loading',
-      `${said} Benchmark metric: 8 neighbours, no corner cutting, 1 / \u221A2 steps, octile heuristic.${changed ? ` ${changed} Undo (Ctrl+Z) restores yours.` : ''}`,
+      `${said} Benchmark metric: 8 neighbours, no corner cutting, 1 / \u221A2 steps, octile heuristic.${changed ? ` ${changed}` : ''} Undo (Ctrl+Z) brings back your work.`,
       1,
     );
   }

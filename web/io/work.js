@@ -18,10 +18,11 @@
 import { defaultSearchInput, defaultUnitInput, ON_EDIT_CHOICES } from '../controls.js';
 import { checkSettings } from '../generator.js';
 import { kindWork, readKindWork, showKindWork } from '../maps/kinds.js';
-import { messageOf } from '../util.js';
-import { KINDS, say, standing, startWorld } from '../world.js';
+import { lastStep } from '../settings.js';
+import { messageOf, plural } from '../util.js';
+import { KINDS, loadPreset, say, standing, startWorld } from '../world.js';
 import { pendingNote, pythonWork, readPythonWork, showPythonWork, untrusted } from '../python.js';
-import { showMap } from './maps.js';
+import { openMap, showMap } from './maps.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
 /** @typedef {import('../app.js').LabMap} LabMap */
@@ -345,6 +346,23 @@ export async function placeUnits(app, engine, world) {
   const numbers = world.units.map((u) => Number(/-(\d+)$/.exec(u.id)?.[1] ?? 0));
   w.nextId = Math.max(w.nextId, ...numbers.map((n) => n + 1));
   await startWorld(app, engine, world.units);
+  say(app, `${plural(world.units.length, 'unit')} where ${world.units.length === 1 ? 'it' : 'they'} stood, paused (orders are not kept).`);
+}
+
+/**
+ * Refuse a work's world that this lab cannot run as it was saved: an avoidance method the core
+ * has not built (it would silently run another).
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {WorkWorld | null} world
+ */
+async function checkWorld(app, engine, world) {
+  if (!world) return;
+  const w = app.world;
+  if (!w.info) w.info = await engine.request({ type: 'world_info' });
+  const built = w.info?.avoidance ?? ['none'];
+  need(built.includes(world.avoidance),
+    `its units' avoidance "${world.avoidance.slice(0, 40)}" is not a method this lab has (${built.join(', ')})`);
 }
 
 /**
@@ -358,6 +376,7 @@ export async function placeUnits(app, engine, world) {
  * @param {'link' | 'file'} [from]  where it came from: its Python code is shown, not run, until Run
  */
 export async function openWork(app, engine, work, label, from = 'file') {
+  await checkWorld(app, engine, work.world);
   work = { ...work, python: untrusted(work.python, from) };
   const m = app.model;
   const before = currentWork(app);
@@ -421,4 +440,113 @@ export async function openWorkFile(app, engine, file) {
     app.setStatus('error', `Error: ${name}: ${messageOf(e)}. Your map and work are as they were.`, 0);
     return false;
   }
+}
+
+/**
+ * The world's settings that are not part of the work, to put back with it.
+ * @param {AppState} app
+ */
+function worldSettings(app) {
+  const { fog, player, avoidance, seed, mode, tool } = app.world;
+  return { fog, player, avoidance, seed, mode, tool };
+}
+
+/**
+ * Open something over the work (a scenario, a map preset) as one undo step: `apply` shows it (a
+ * new map, its settings, its units). Undo brings back the work before it (the map, costs, start
+ * and goal, settings, units where they stood) with that work's own undo history; Redo runs `apply`
+ * again. When `apply` fails (it says why) before the map changed, nothing is recorded. Steps
+ * `apply` records on the new map (a benchmark's first scenario chosen) come after this one.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {string} label  what was opened, for people and the Undo button's title, e.g. "the scenario door"
+ * @param {() => Promise<unknown>} apply  shows it; false (or a throw) when it could not
+ * @returns {Promise<import('../state.js').Command | null>} the undo step, or null when nothing changed
+ */
+export async function openOverWork(app, engine, label, apply) {
+  const m = app.model;
+  const before = currentWork(app);
+  const was = worldSettings(app);
+  const history = m.undoStack;
+  const redoHistory = m.redoStack;
+  let ok = false;
+  /** @type {unknown} */
+  let error = null;
+  try {
+    ok = (await apply()) !== false;
+  } catch (e) {
+    error = e;
+  }
+  if (m.undoStack === history) {
+    // the map never changed: nothing to take back (and a redo still to come stays)
+    m.redoStack = redoHistory;
+    if (error) throw error;
+    return null;
+  }
+  /** @type {import('../state.js').Command} */
+  const step = {
+    label: `open ${label}`,
+    undo: () => {
+      const [undo, redo] = [m.undoStack, m.redoStack];
+      const hadNote = !!app.settingsNote;
+      showWork(app, engine, before);
+      [m.undoStack, m.redoStack] = [undo, redo];
+      Object.assign(app.world, was);
+      if (hadNote) app.settingsNote = { text: `Your settings are back (before ${label}).`, undo: null, step: null };
+      app.emit('world', 'view', 'notes', 'controls');
+      app.setStatus(app.engineState === 'ready' ? 'ready' : 'loading',
+        `Your work is back as it was before ${label}: the map, costs, settings${before.world ? ' and units' : ''}. Redo (Ctrl+Y) opens ${label} again.`, 1);
+      placeUnits(app, engine, before.world).catch((e) => say(app, `The units could not be put back: ${messageOf(e)}`, true));
+    },
+    redo: () => {
+      const [undo, redo] = [m.undoStack, m.redoStack];
+      Promise.resolve()
+        .then(apply)
+        .catch((e) => app.setStatus('error', `Error: ${label} could not be opened again: ${messageOf(e)}`, 0))
+        .finally(() => {
+          [m.undoStack, m.redoStack] = [undo, redo];
+          if (!undo.includes(step)) undo.push(step);
+          adopt();
+        });
+    },
+  };
+  /** The settings note `apply` left offers this step's Undo (the whole step: map, units and settings). */
+  const adopt = () => {
+    const note = app.settingsNote;
+    if (note?.step) app.settingsNote = { ...note, step, undo: () => void (lastStep(app) === step && m.undo()) };
+    app.emit('notes', 'controls');
+  };
+  // Steps `apply` recorded on the new map after it (a benchmark's scenario chosen) stay after this
+  // one; the settings it changed are this step's.
+  const after = m.undoStack.filter((c) => c !== app.settingsNote?.step);
+  m.undoStack = history;
+  m.record(step);
+  for (const c of after) m.record(c);
+  adopt();
+  if (error) throw error;
+  return ok ? step : null;
+}
+
+/**
+ * Load a scenario preset over the work, as one undo step.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {string} name
+ */
+export async function openScenario(app, engine, name) {
+  const step = await openOverWork(app, engine, `the scenario ${name}`, () => loadPreset(app, engine, name));
+  if (step) app.world.presetStep = step;
+}
+
+/**
+ * Open an entry of the map menu. The presets that set the search settings too (Lester's example,
+ * a benchmark map) open as one undo step that brings back the work; the plain maps start anew.
+ * @param {AppState} app
+ * @param {Engine} engine
+ * @param {string} which
+ */
+export async function openMapEntry(app, engine, which) {
+  if (which !== 'lester' && !which.startsWith('bench:')) return openMap(app, engine, which);
+  const label = which === 'lester' ? "Lester's example" : `the benchmark map ${which.slice(6)}`;
+  await openOverWork(app, engine, label, () => openMap(app, engine, which));
 }

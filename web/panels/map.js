@@ -9,9 +9,9 @@
  */
 
 import { exportMovingAi, exportPng, exportScen, exportWork } from '../io/export.js';
-import { asciiRows, openFiles, openMap } from '../io/maps.js';
+import { asciiRows, openFiles } from '../io/maps.js';
 import { makeLink } from '../io/share.js';
-import { isWorkFile, openWorkFile } from '../io/work.js';
+import { isWorkFile, openMapEntry, openWorkFile } from '../io/work.js';
 import { $, messageOf } from '../util.js';
 
 /** @typedef {import('../app.js').AppState} AppState */
@@ -56,7 +56,7 @@ export function mapPanel(app, engine, canvas) {
   const listed = { index: null };
 
   select.addEventListener('change', () => {
-    openMap(app, engine, select.value).catch((e) => {
+    openMapEntry(app, engine, select.value).catch((e) => {
       app.setStatus('error', `Error: ${messageOf(e)}`, 0);
       showMenu(); // the map shown did not change
     });

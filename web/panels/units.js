@@ -12,9 +12,10 @@
 
 import { fixed, plural, $ } from '../util.js';
 import { ORDER_KINDS, cancelOrder, dropOrderPoint, orderHint, sendOrder, setOrderKind } from '../orders.js';
+import { openScenario } from '../io/work.js';
 import { teamColor } from '../view/units.js';
 import {
-  KINDS, SPEEDS, TEAMS, kindSize, loadPreset, removeUnits, setAvoidance, setMode, setRunning, setSpeed, setView,
+  KINDS, SPEEDS, TEAMS, kindSize, removeUnits, setAvoidance, setMode, setRunning, setSpeed, setView,
   stepWorld, stopSelected,
 } from '../world.js';
 
@@ -85,7 +86,7 @@ export function unitsPanel(app, engine) {
   modeEdit.addEventListener('click', () => setMode(app, 'edit'));
   modeUnits.addEventListener('click', () => setMode(app, 'units'));
   load.addEventListener('click', () => {
-    if (preset.value) void loadPreset(app, engine, preset.value);
+    if (preset.value) void openScenario(app, engine, preset.value);
   });
   tools.addEventListener('click', (e) => {
     const b = /** @type {HTMLElement} */ (e.target).closest('button');
