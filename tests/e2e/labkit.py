@@ -18,6 +18,23 @@ EXAMPLE = (ROOT / "static" / "maps" / "example.txt").read_text().split()
 BLOCKED = "#~"  # wall and water: impassable at the default costs
 
 
+def world(page: Page) -> dict:
+    """The lab's world as its test hook reports it (units, metrics, known tiles...)."""
+    return page.evaluate("window.arcstar.world()")
+
+
+def point(page: Page, x: float, y: float) -> tuple[float, float]:
+    """Where on the screen the map point (x, y) (tiles) is."""
+    cx, cy = page.evaluate("([x, y]) => window.arcstar.pointToClient(x, y)", [x, y])
+    return cx, cy
+
+
+def press_on_map(page: Page, key: str) -> None:
+    """Press ``key`` with the map focused (the lab's shortcuts)."""
+    page.get_by_test_id("map").focus()
+    page.keyboard.press(key)
+
+
 def state(page: Page) -> dict:
     return page.evaluate("window.arcstar.state()")
 

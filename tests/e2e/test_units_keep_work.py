@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from labkit import BLOCKED, EXAMPLE, drag, rows, state, status
+from labkit import BLOCKED, EXAMPLE, drag, point, press_on_map, rows, state, status, world
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
@@ -23,20 +23,6 @@ pytestmark = pytest.mark.e2e
 TIMEOUT_MS = 60_000
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-def world(page: Page) -> dict:
-    return page.evaluate("window.arcstar.world()")
-
-
-def point(page: Page, x: float, y: float) -> tuple[float, float]:
-    cx, cy = page.evaluate("([x, y]) => window.arcstar.pointToClient(x, y)", [x, y])
-    return cx, cy
-
-
-def press_on_map(page: Page, key: str) -> None:
-    page.get_by_test_id("map").focus()
-    page.keyboard.press(key)
 
 
 def units_of(page: Page) -> list[tuple]:

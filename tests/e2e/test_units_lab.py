@@ -16,7 +16,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from labkit import BLOCKED, rows, search, state
+from labkit import BLOCKED, point, press_on_map, rows, search, state, world
 from playwright.sync_api import Page
 
 from arcstar.service import protocol
@@ -24,15 +24,6 @@ from arcstar.service import protocol
 pytestmark = pytest.mark.e2e
 
 TIMEOUT_MS = 60_000
-
-
-def world(page: Page) -> dict:
-    return page.evaluate("window.arcstar.world()")
-
-
-def point(page: Page, x: float, y: float) -> tuple[float, float]:
-    cx, cy = page.evaluate("([x, y]) => window.arcstar.pointToClient(x, y)", [x, y])
-    return cx, cy
 
 
 def wait_states(page: Page, after: int) -> None:
@@ -81,11 +72,6 @@ def check_bodies_clear_of_walls(page: Page, w: dict | None = None) -> None:
                 dx = max(xx - x, 0.0, x - (xx + 1))
                 dy = max(yy - y, 0.0, y - (yy + 1))
                 assert math.hypot(dx, dy) >= r - 1e-3, f"{u['id']}'s body overlaps wall ({xx}, {yy})"
-
-
-def press_on_map(page: Page, key: str) -> None:
-    page.get_by_test_id("map").focus()
-    page.keyboard.press(key)
 
 
 def set_speed(page: Page, speed: str) -> None:

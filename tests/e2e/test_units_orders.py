@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from labkit import BLOCKED, rows, set_map
+from labkit import BLOCKED, point, press_on_map, rows, set_map, world
 from playwright.sync_api import Page
 
 from arcstar.service.worlds import MAX_POINTS
@@ -42,19 +42,6 @@ ROOM = [
 # S and G: the search's markers, which the lab always has. SPLIT: a wall from the bottom up to
 # row 3 at x = 8; the way from one side to the other is round its top.
 SPLIT = [r[:8] + ("#" if 3 <= y <= 9 else r[8]) + r[9:] for y, r in enumerate(ROOM)]
-
-
-def world(page: Page) -> dict:
-    return page.evaluate("window.arcstar.world()")
-
-
-def point(page: Page, x: float, y: float) -> tuple[float, float]:
-    return tuple(page.evaluate("([x, y]) => window.arcstar.pointToClient(x, y)", [x, y]))
-
-
-def press_on_map(page: Page, key: str) -> None:
-    page.get_by_test_id("map").focus()
-    page.keyboard.press(key)
 
 
 def fresh_world(page: Page, map_rows: list[str]) -> None:
