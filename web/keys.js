@@ -133,7 +133,8 @@ export function listenToKeys(app, engine, canvas, cursor) {
         canvas.dataset.space = '1';
       }
     } else if (!mod && !e.altKey && !typing) {
-      const slider = type === 'range';
+      // a range input, or a box that scrolls on its own (the metrics table), keeps its keys
+      const slider = type === 'range' || t.getAttribute('role') === 'region';
       const terrains = app.core.terrains;
       const digit = key.length === 1 && key >= '1' && key <= '9' ? Number(key) : 0;
       const w = app.world;

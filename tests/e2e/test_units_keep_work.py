@@ -244,6 +244,13 @@ def test_the_metrics_table_scrolls_in_its_box_at_phone_width(lab_factory, save_s
         avoidance = page.locator("[data-testid=world-metrics] td[data-metric=avoidance]")
         expect(avoidance).to_have_text(world(page)["avoidance"])
         save_screen(page, "units-phone-metrics")
+        # and from the keyboard: the box takes focus, and the arrow keys scroll it
+        metrics.evaluate("(e) => { e.scrollLeft = 0; }")
+        metrics.focus()
+        assert page.evaluate("document.activeElement && document.activeElement.dataset.testid") == "world-metrics"
+        for _ in range(6):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.querySelector('[data-testid=world-metrics]').scrollLeft > 0")
     finally:
         context.close()
 
