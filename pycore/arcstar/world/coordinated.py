@@ -254,7 +254,7 @@ class Cooperative(Avoider):
         """The tile ``u``'s current or next order takes it to (None: it has none); of several
         targets, the one nearest by the ground when the order was first looked at (kept for the
         order, so a unit does not change its mind as it goes)."""
-        order = u.order if u.order is not None else (u.queue[0] if u.queue else None)
+        order = u.next_order
         if order is None or order.kind is OrderKind.STOP:
             return None
         if order.kind is OrderKind.PATROL:
@@ -277,7 +277,7 @@ class Cooperative(Avoider):
         """Whether ``u``'s claim on tile ``claim`` (the tile it wants, or where it stands) is its
         own: the goal of its own current or next order, or a tile of its goal (resting there, or
         stepping back to it); not a step aside and back elsewhere, or standing idle."""
-        order = u.order if u.order is not None else (u.queue[0] if u.queue else None)
+        order = u.next_order
         if order is not None and order.kind is not OrderKind.STOP and not order.aside:
             return True
         return any(tile_of(g[0], g[1]) == claim for g in u.goal)

@@ -59,6 +59,11 @@ class UnitState:
         return None if self.mover is None else self.mover.path
 
     @property
+    def next_order(self) -> Order | None:
+        """The order it carries out now, or else the first it has queued (None: neither)."""
+        return self.order if self.order is not None else (self.queue[0] if self.queue else None)
+
+    @property
     def busy(self) -> bool:
         """Moving, or with orders to carry out now or later."""
         return self.mover is not None or bool(self.queue) or bool(self.timed) or self.order is not None
