@@ -16,13 +16,20 @@ from enum import StrEnum
 from ..geometry.primitives import Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
-from ..planner import PlanResult, nearest, plan
+from ..planner import PlanJob, PlanOptions, PlanResult
+from ..search.sliced import Sliced, run_to_end
 from .units import UnitSpec
 
 #: Positions closer than this are the same point (tiles).
 SAME = 1e-9
 #: A lead-in within this of straight behind the unit counts as behind it (radians).
 BEHIND = 0.2
+#: A route is planned this much work at a time (``PlanJob.step``'s units, about an expansion
+#: each), so a world's ``plan_work`` a tick is kept to within a slice.
+SLICE = 64
+#: The work counted for making a plan ready (its map's unit graph, its start and goal checked,
+#: and, after it, the route built): about the time of this many expansions on a 128x128 map.
+SETUP_WORK = 100
 
 
 class OrderKind(StrEnum):
@@ -130,6 +137,13 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
     """The route for ``unit`` standing at ``pose`` to ``goals[0]`` (or, ``to_nearest``, to the
     cheapest of ``goals``: Dijkstra with the unit's turning method, "tighter" for methods that
     plan curves themselves, which go to one goal only)."""
+    return run_to_end(routing(tilemap, unit, pose, goals, to_nearest))
+
+
+def routing(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ...],
+            to_nearest: bool = False) -> Sliced[Route]:
+    """``plan_route`` a slice at a time (``search.sliced``): it yields the work done (about an
+    expansion a unit), so a world can plan routes within a tick's budget."""
     here = start_tile(tilemap, pose, goals[0])
     options = unit.plan_options()
     start = (here[0], here[1], pose.heading)
@@ -140,9 +154,11 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
         else:
             options["method"] = "dijkstra"
         try:
-            result = nearest(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], **options)
+            job = PlanJob(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], PlanOptions.from_dict(options),
+                          targets=True)
         except BadInput as e:
             return Route(None, message=f"{Status.NO_PATH}: {e}")
+        result = yield from _stepped(job)
         if result.status != Status.FOUND:
             return Route(None, message=f"{result.status}: {result.message}")
         reached = tuple(result.path[-1])
@@ -155,7 +171,16 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
         return route_from(same, pose, goal, unit.can_reverse)
     target = (gx, gy) if goal[2] is None else (gx, gy, goal[2])
     try:
-        result = plan(tilemap, start, target, **options)
+        job = PlanJob(tilemap, start, target, PlanOptions.from_dict(options))
     except BadInput as e:  # on a map with other units walled in: the goal or start is taken
         return Route(None, message=f"{Status.NO_PATH}: {e}")
+    result = yield from _stepped(job)
     return route_from(result, pose, goal, unit.can_reverse)
+
+
+def _stepped(job: PlanJob) -> Sliced[PlanResult]:
+    """Step ``job`` to its end ``SLICE`` work at a time, yielding the work (its set-up first)."""
+    yield SETUP_WORK
+    while job.step(SLICE) == Status.RUNNING:
+        yield SLICE
+    return job.result()
