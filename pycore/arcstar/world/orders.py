@@ -27,9 +27,11 @@ BEHIND = 0.2
 #: A route is planned this much work at a time (``PlanJob.step``'s units, about an expansion
 #: each), so a world's ``plan_work`` a tick is kept to within a slice.
 SLICE = 64
-#: The work counted for making a plan ready (its map's unit graph, its start and goal checked,
-#: and, after it, the route built): about the time of this many expansions on a 128x128 map.
-SETUP_WORK = 100
+#: The work counted for making a plan ready (its map's unit graph, its start and goal checked)
+#: and for the route built from it (the path, then the unit's speed profile): about the time of
+#: this many expansions on a 128x128 map. Each is counted before it is done, so a tick whose
+#: budget is spent leaves it to the next.
+SETUP_WORK, FINISH_WORK = 150, 150
 
 
 class OrderKind(StrEnum):
@@ -153,6 +155,7 @@ def routing(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ..
             options.pop("people", None)
         else:
             options["method"] = "dijkstra"
+        yield SETUP_WORK
         try:
             job = PlanJob(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], PlanOptions.from_dict(options),
                           targets=True)
@@ -161,6 +164,7 @@ def routing(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ..
         result = yield from _stepped(job)
         if result.status != Status.FOUND:
             return Route(None, message=f"{result.status}: {result.message}")
+        yield FINISH_WORK
         reached = tuple(result.path[-1])
         goal = next(g for g in goals if tile_of(g[0], g[1]) == reached)
         return route_from(result, pose, goal, unit.can_reverse)
@@ -170,17 +174,19 @@ def routing(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ..
         same = PlanResult(Status.FOUND, path=[])
         return route_from(same, pose, goal, unit.can_reverse)
     target = (gx, gy) if goal[2] is None else (gx, gy, goal[2])
+    yield SETUP_WORK
     try:
         job = PlanJob(tilemap, start, target, PlanOptions.from_dict(options))
     except BadInput as e:  # on a map with other units walled in: the goal or start is taken
         return Route(None, message=f"{Status.NO_PATH}: {e}")
     result = yield from _stepped(job)
+    if result.status == Status.FOUND:
+        yield FINISH_WORK
     return route_from(result, pose, goal, unit.can_reverse)
 
 
 def _stepped(job: PlanJob) -> Sliced[PlanResult]:
-    """Step ``job`` to its end ``SLICE`` work at a time, yielding the work (its set-up first)."""
-    yield SETUP_WORK
+    """Step ``job`` to its end ``SLICE`` work at a time, yielding the work after each slice."""
     while job.step(SLICE) == Status.RUNNING:
         yield SLICE
     return job.result()
