@@ -32,9 +32,6 @@ STUCK_OK = 10.0  # s
 MAKESPAN_SLACK = 1.2  # within 20% of pymapf's best makespan
 COUNTS = [100, 250]
 SIZE = 128
-#: A ``plan_work`` for a game that keeps its ticks short (about 1 ms of planning a tick on CPython,
-#: 2 in Pyodide), timed beside the lab's.
-TICK_WORK = 250
 
 
 def timing_request(ctx: Context, counts: list[int] | None, ticks: int | None, size: int | None) -> dict[str, Any]:
@@ -43,7 +40,7 @@ def timing_request(ctx: Context, counts: list[int] | None, ticks: int | None, si
 
     return {"counts": counts or COUNTS, "size": size or SIZE, "ticks": ticks or (100 if ctx.quick else 400),
             "seed": 7, "scenarios": [], "methods": ctx.methods, "budget_s": 30.0 if ctx.quick else 60.0,
-            "repeats": 1 if ctx.quick else world_bench.REPEATS, "plan_work": [PLAN_WORK, TICK_WORK]}
+            "repeats": 1 if ctx.quick else world_bench.REPEATS, "plan_work": PLAN_WORK}
 
 
 def peer_versions_note() -> tuple[dict[str, str | None], str]:
@@ -114,8 +111,6 @@ def timing_table(caption: str, result: dict[str, Any], peer: dict[int, dict[str,
     return Table(caption, headers, rows)
 
 
-PLAN_WORK_NOTE = ("The larger N is the lab's (`service.worlds.PLAN_WORK`: a round for a crowd in a few ticks); "
-                  f"{TICK_WORK} is what a game keeping its ticks to a few ms would set.")
 TIMING_NOTES = [
     f"`presets.crowd(count)` on a {SIZE}x{SIZE} map of scattered 3x3 wall blocks (12%), seed 7, kinds person / "
     "tank / car in turn, random starts and goals; `read_scenario` then `World.step()` at dt 0.05 s with sample "
@@ -131,12 +126,10 @@ TIMING_NOTES = [
     "within 5 tiles, at most 10, time horizon 2 s (1 s against walls). 'walls': the map's walls as ORCA "
     "obstacles (blocked tiles merged into rectangles); 'agents only': no obstacles, as in RVO2's own figures. "
     "arcstar / pyrvo: arcstar's median ms per tick / pyrvo's median do_step ms (how many times slower).",
-    f"'plan_work N': the same crowd with `World.plan_work` N: the world plans at most N units of work a tick "
-    f"(about an expansion each, give or take a slice): units' routes, the checks whether a detour exists, a "
-    f"jam's or the cooperative round's plan, served first come, first served; a unit stands (or, for a check, "
-    f"drives on) while its plan waits, so the worst ticks are those of the rest of the world. Without it every "
-    f"plan is made in the tick it is asked for. {PLAN_WORK_NOTE} The run differs from the row without it from "
-    f"the first plan that waits on.",
+    "'plan_work N': the same crowd with `World.plan_work` N (the lab's): a jam's or the cooperative round's "
+    "plan is made N units of work a tick (about an expansion each), its units standing meanwhile, so the worst "
+    "ticks are those of the rest of the world; without it a round is planned in the tick it falls due. The "
+    "run differs from the row above it from the first round on (units wait for plans).",
 ]
 
 
@@ -208,7 +201,7 @@ def world_pyodide(ctx: Context, counts: list[int] | None = None, ticks: int | No
     under = ""
     for method in methods:  # one Node.js process per method, so a method that hangs loses only its rows
         ctx.log(f"Pyodide: world ticks, avoidance {method}")
-        crowds = len(request["counts"]) * (1 + (len(request["plan_work"]) if method in world_bench.ROUNDS else 0))
+        crowds = len(request["counts"]) * (2 if request.get("plan_work") and method in world_bench.ROUNDS else 1)
         one, under, why = pyodide_run(ctx, {**request, "methods": [method]},
                                       timeout=crowds * (request["budget_s"] + 60.0) + 120.0)
         if one is None:

@@ -9,9 +9,9 @@ Standard library, numpy and arcstar only; the peers (pyrvo, pymapf) are in ``wor
   (``arcstar.world.units.BUILT_AVOIDANCE``, read at run time so methods are picked up as they
   land): the first tick (every unit plans its route) timed alone, then ``ticks`` ticks of
   ``World.step()`` one by one (recording samples off, as a game would run it): median, 95th
-  percentile and worst ms per tick, and how many units were moving; the methods that plan as they
-  go (re-plans, jams, cooperative rounds) again with each ``plan_work`` the request names (plans
-  made a tick's work at a time: their worst ticks).
+  percentile and worst ms per tick, and how many units were moving; the methods that plan rounds
+  (jams, cooperative) again with the lab's ``plan_work`` when the request names it (a round planned
+  a tick's work at a time: its worst ticks).
 - **scenarios**: the proof presets (``presets.PRESETS``) per method, run to their duration or
   until every unit is done, every ``step()`` timed; the metrics of the trajectories.
 
@@ -37,8 +37,7 @@ import numpy as np
 #: shared, and its speed was seen to swing by up to two times from one second to the next.
 REPEATS = 3
 
-#: The methods that plan rounds (a jam's plan, cooperative) and re-plan as they go, timed again
-#: with a ``plan_work``.
+#: The methods that plan rounds (a jam's plan, cooperative), timed again with a ``plan_work``.
 ROUNDS = ("pinter", "claimed", "cooperative")
 
 #: The proof scenarios and their parameters (issue 11: 20 units through the door, 10 + 10 swap).
@@ -240,15 +239,14 @@ def scenario_runs(names: list[str], methods: list[str], budget_s: float = 300.0)
 def run_request(request: dict[str, Any]) -> dict[str, Any]:
     """What a section asks: {"counts", "size", "ticks", "seed", "methods" (None: all built),
     "scenarios" (names; empty: none), "budget_s" (wall time per crowd replay or scenario run),
-    "repeats" (replays of each crowd, ``REPEATS`` by default), "plan_work" (a number or a list: the
-    methods in ``ROUNDS`` again with each)}."""
+    "repeats" (replays of each crowd, ``REPEATS`` by default), "plan_work" (if given: the methods
+    in ``ROUNDS`` again with it)}."""
     built = built_methods()
     methods = [m for m in request.get("methods") or () if m in built] or built
     budget = request.get("budget_s", 120.0)
     repeats = request.get("repeats", REPEATS)
     work = request.get("plan_work")
-    works = [work] if isinstance(work, int) else list(work or ())
-    runs = [(m, None) for m in methods] + [(m, w) for w in works for m in methods if m in ROUNDS]
+    runs = [(m, None) for m in methods] + [(m, work) for m in methods if work and m in ROUNDS]
     timing = [tick_timing(c, request.get("size", 128), m, request.get("ticks", 400), request.get("seed", 7), budget,
                           repeats, pw) for c in request.get("counts", [100, 250]) for m, pw in runs]
     scen = scenario_runs(request.get("scenarios", []), methods, budget)

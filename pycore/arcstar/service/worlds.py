@@ -48,9 +48,8 @@ MAX_COORD = 1e9
 STILL = 1e-6
 #: How many tiles round a goal the spread of a group's move looks at.
 MAX_SPREAD_TILES = 4096
-#: The planning work a tick of the lab's world may do (``World.plan_work``, shared by units'
-#: routes, detour checks and rounds of cooperative plans: about 40 ms on CPython, twice that in
-#: Pyodide), so that a round for a
+#: The planning work a tick of the lab's world may do for a round of cooperative plans
+#: (``World.plan_work``: about 40 ms on CPython, twice that in Pyodide), so that a round for a
 #: crowd or a jam (up to 4.7 s in one piece on CPython: the swap under pinter) never stops the
 #: lab's world: its units stand a little longer instead (2000 made that swap 33 s longer, 8000
 #: 9 s; the doors 1 to 4 s).

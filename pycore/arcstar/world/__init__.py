@@ -2,7 +2,7 @@
 
 ``UnitSpec`` (and the ``Kind`` presets) says what a unit is, ``Mover`` drives one planned path
 with a speed profile, ``Order`` and ``plan_route`` turn orders into routes, ``World`` steps
-them all (its plans within a tick's budget: ``planning``), and ``load_scenario`` / ``run_scenario`` read and run a scenario file (the CLI's
+them all, and ``load_scenario`` / ``run_scenario`` read and run a scenario file (the CLI's
 ``world`` command). Avoidance (``Avoidance``): ``none``, ``pinter`` and ``claimed`` (``methods``,
 over ``spacing`` and ``avoidance``), ``cooperative`` (``coordinated``); fog of war (``fog``).
 ``presets`` holds the proof scenarios.

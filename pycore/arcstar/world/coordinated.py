@@ -336,12 +336,15 @@ class Cooperative(Avoider):
         self._work_on(world)
 
     def _work_on(self, world: World) -> None:
-        """Plan the round on for what is left of the tick's ``plan_work`` (``search.sliced``:
-        the planner's expansions, tiles swept and LaCAM's agent moves; the units' own plans,
-        ``World.plans``, share it), then let the tick go on; the rest next tick (None: to the
-        end now)."""
+        """Plan the round on for the world's ``plan_work`` (``search.sliced``: the planner's
+        expansions, tiles swept and LaCAM's agent moves), then let the tick go on; the rest
+        next tick (None: to the end now)."""
         assert self._job is not None
-        if world.plans.drive(self._job):
+        budget, spent = world.plan_work, 0
+        try:
+            while budget is None or spent < budget:
+                spent += next(self._job)
+        except StopIteration:
             self._job = None
 
     def _stalled(self, now: float) -> bool:

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..maps.tilemap import TileMap
-from ..search.sliced import Sliced
 from .avoidance import (
     COOLDOWN,
     DETOUR_EXTRA,
@@ -354,7 +353,7 @@ class Pinter(Local):
             u.claimed = mine
         for u in world.units:
             if u.spec.id not in hits or u.mover is None or u.order is None or u.detour is not None or \
-                    self.member(u) or world.planning(u):
+                    self.member(u):
                 continue
             h = self.hold(u)
             if now < h.quiet_until or h.refuge_for is not None:
@@ -364,22 +363,15 @@ class Pinter(Local):
                 if j.busy and not head_on(u, j):
                     continue  # it moves or will: decelerate for it (spacing), the way stays
                 theirs = set(j.claimed) - body_tiles(u.x, u.y, u.spec.width)
-                world.plan(u, self._dodge(world, u, j, frozenset(theirs | left_of(theirs, u.heading)),
-                                          frozenset(theirs)))
+                longest = DETOUR_FACTOR * way_left(u) + DETOUR_EXTRA
+                if world.replan(u, frozenset(theirs | left_of(theirs, u.heading)), longest) or \
+                        world.replan(u, frozenset(theirs), longest):
+                    world.note(u, EventKind.REPLAN)
+                    h.quiet_until = now + 2 * CHECK_EVERY
+                elif j.mover is not None and not follows(j, u) and j.detour is None and \
+                        self.hold(j).refuge_for is None:
+                    self.give_way(world, u, j, now)  # no room to pass: one backs up to let the other by
                 break
-
-    def _dodge(self, world: World, u: UnitState, j: UnitState, right: frozenset[Tile], theirs: frozenset[Tile]
-               ) -> Sliced[None]:
-        """``u`` re-plans round ``j``'s claimed tiles, passing on the right (``right``: those and
-        the tiles on u's left of them) if it can, else round ``theirs`` alone; if neither gives a
-        short enough way, one of the two backs up to let the other by."""
-        longest = DETOUR_FACTOR * way_left(u) + DETOUR_EXTRA
-        if (yield from world.replanning(u, right, longest)) or (yield from world.replanning(u, theirs, longest)):
-            world.note(u, EventKind.REPLAN)
-            self.hold(u).quiet_until = world.time + 2 * CHECK_EVERY
-        elif world.find(j.spec.id) is j and j.mover is not None and not follows(j, u) and j.detour is None and \
-                self.hold(j).refuge_for is None:
-            self.give_way(world, u, j, world.time)  # no room to pass: one backs up to let the other by
 
 
 class Claimed(Local):

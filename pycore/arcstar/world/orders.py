@@ -16,22 +16,13 @@ from enum import StrEnum
 from ..geometry.primitives import Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
-from ..planner import PlanJob, PlanOptions, PlanResult
-from ..search.sliced import Sliced, run_to_end
+from ..planner import PlanResult, nearest, plan
 from .units import UnitSpec
 
 #: Positions closer than this are the same point (tiles).
 SAME = 1e-9
 #: A lead-in within this of straight behind the unit counts as behind it (radians).
 BEHIND = 0.2
-#: A route is planned this much work at a time (``PlanJob.step``'s units, about an expansion
-#: each), so a world's ``plan_work`` a tick is kept to within a slice.
-SLICE = 64
-#: The work counted for making a plan ready (its map's unit graph, its start and goal checked)
-#: and for the route built from it (the path, then the unit's speed profile): about the time of
-#: this many expansions on a 128x128 map. Each is counted before it is done, so a tick whose
-#: budget is spent leaves it to the next.
-SETUP_WORK, FINISH_WORK = 150, 150
 
 
 class OrderKind(StrEnum):
@@ -139,13 +130,6 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
     """The route for ``unit`` standing at ``pose`` to ``goals[0]`` (or, ``to_nearest``, to the
     cheapest of ``goals``: Dijkstra with the unit's turning method, "tighter" for methods that
     plan curves themselves, which go to one goal only)."""
-    return run_to_end(routing(tilemap, unit, pose, goals, to_nearest))
-
-
-def routing(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ...],
-            to_nearest: bool = False) -> Sliced[Route]:
-    """``plan_route`` a slice at a time (``search.sliced``): it yields the work done (about an
-    expansion a unit), so a world can plan routes within a tick's budget."""
     here = start_tile(tilemap, pose, goals[0])
     options = unit.plan_options()
     start = (here[0], here[1], pose.heading)
@@ -155,16 +139,12 @@ def routing(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ..
             options.pop("people", None)
         else:
             options["method"] = "dijkstra"
-        yield SETUP_WORK
         try:
-            job = PlanJob(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], PlanOptions.from_dict(options),
-                          targets=True)
+            result = nearest(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], **options)
         except BadInput as e:
             return Route(None, message=f"{Status.NO_PATH}: {e}")
-        result = yield from _stepped(job)
         if result.status != Status.FOUND:
             return Route(None, message=f"{result.status}: {result.message}")
-        yield FINISH_WORK
         reached = tuple(result.path[-1])
         goal = next(g for g in goals if tile_of(g[0], g[1]) == reached)
         return route_from(result, pose, goal, unit.can_reverse)
@@ -174,19 +154,8 @@ def routing(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ..
         same = PlanResult(Status.FOUND, path=[])
         return route_from(same, pose, goal, unit.can_reverse)
     target = (gx, gy) if goal[2] is None else (gx, gy, goal[2])
-    yield SETUP_WORK
     try:
-        job = PlanJob(tilemap, start, target, PlanOptions.from_dict(options))
+        result = plan(tilemap, start, target, **options)
     except BadInput as e:  # on a map with other units walled in: the goal or start is taken
         return Route(None, message=f"{Status.NO_PATH}: {e}")
-    result = yield from _stepped(job)
-    if result.status == Status.FOUND:
-        yield FINISH_WORK
     return route_from(result, pose, goal, unit.can_reverse)
-
-
-def _stepped(job: PlanJob) -> Sliced[PlanResult]:
-    """Step ``job`` to its end ``SLICE`` work at a time, yielding the work after each slice."""
-    while job.step(SLICE) == Status.RUNNING:
-        yield SLICE
-    return job.result()

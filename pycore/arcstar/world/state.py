@@ -9,11 +9,9 @@ from typing import Protocol
 
 from ..geometry.primitives import Path
 from ..maps.tilemap import TileMap
-from ..search.sliced import Sliced
 from .events import EventKind
 from .motion import Mover
 from .orders import Order, Point
-from .planning import PlanQueue
 from .units import UnitSpec
 
 
@@ -81,7 +79,6 @@ class Host(Protocol):
     map: TileMap
     dt: float
     plan_work: int | None
-    plans: PlanQueue
 
     @property
     def time(self) -> float: ...
@@ -97,12 +94,6 @@ class Host(Protocol):
     def order(self, uid: str, order: Order, queue: bool = False) -> None: ...
 
     def replan(self, u: UnitState, walls: frozenset[tuple[int, int]], longest: float = ...) -> bool: ...
-
-    def replanning(self, u: UnitState, walls: frozenset[tuple[int, int]], longest: float = ...) -> Sliced[bool]: ...
-
-    def plan(self, u: UnitState, work: Sliced[None]) -> None: ...
-
-    def planning(self, u: UnitState) -> bool: ...
 
     def detour(self, u: UnitState, point: Point) -> None: ...
 

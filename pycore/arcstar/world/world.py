@@ -22,14 +22,12 @@ from ..collision.swept import swept_line_clear
 from ..geometry.primitives import Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
-from ..search.sliced import Sliced, run_to_end
 from .avoidance import Avoider, body_tiles, walled
 from .events import EventKind, WorldEvent
 from .fog import Fog
 from .methods import make_avoider
 from .motion import Mover
-from .orders import Order, OrderKind, Point, Route, routing, tile_of
-from .planning import PlanQueue
+from .orders import Order, OrderKind, Point, Route, plan_route, tile_of
 from .spacing import MARGIN, Neighbours, reach_pad
 from .spacing import room as spacing_room
 from .state import UnitState
@@ -64,11 +62,10 @@ class World:
 
     avoidance: how units treat each other (``units.Avoidance``). fog: each team plans on what
     its units have seen (``fog.Fog``), unknown tiles taken as open. record: keep every unit's
-    samples (the lab turns it off). plan_work: the most planning work a tick may do (about an
-    expansion a unit; None: every plan is made in the tick it is asked for): units' routes, the
-    checks whether a detour exists, and rounds of cooperative plans share it (``planning``), and
-    a unit stands (or, for a check, drives on) while its plan waits. A game that must keep its
-    ticks short sets it. The same for a seed either way.
+    samples (the lab turns it off). plan_work: the most planning work a tick may do for a round
+    of cooperative plans (``coordinated.PLAN_WORK``'s units, about an expansion each; None: a
+    round is planned in the tick it is due); a game that must keep its ticks short sets it, and
+    the round's units stand for the ticks it takes. The same for a seed either way.
     """
 
     def __init__(self, tilemap: TileMap, dt: float = DT, seed: int = 0,
@@ -79,7 +76,6 @@ class World:
             raise BadInput(f"plan_work must be a whole number from 1 to {MAX_PLAN_WORK}, or None, "
                            f"got {shown(plan_work)}", "plan_work")
         self.plan_work = plan_work
-        self.plans = PlanQueue(plan_work)
         self.map, self.dt, self.seed, self.avoidance = tilemap, dt, seed, avoidance
         self.record = record
         self.rng = random.Random(seed)
@@ -144,7 +140,6 @@ class World:
         u = self.unit(uid)
         self.units.remove(u)
         del self._by_id[uid]
-        self.plans.drop(uid)
         self._pad = None
         self.avoider.changed(self)
 
@@ -157,7 +152,6 @@ class World:
         if queue and (u.busy or u.queue):
             u.queue.append(now)
             return
-        self.plans.drop(uid)
         u.queue.clear()
         u.timed.clear()
         u.queue.append(now)
@@ -178,7 +172,6 @@ class World:
         """One tick: what fog reveals, what avoidance sees, then per unit its orders due and
         its motion, then a sample of every unit."""
         now = self.time
-        self.plans.start_tick()
         if self.fog is not None:
             self.fog.look(self, now)
         self.avoider.before(self, now)
@@ -205,35 +198,14 @@ class World:
         way exists no longer than ``longest`` tiles, the unit brakes and takes it from where it
         stops. Returns whether it will. Only the tiles are planned here (the way is planned in
         full, curves and all, from where the unit stops): the check costs a third of a route."""
-        return run_to_end(self.replanning(u, walls, longest))
-
-    def replanning(self, u: UnitState, walls: frozenset[tuple[int, int]], longest: float = math.inf
-                   ) -> Sliced[bool]:
-        """``replan`` a slice at a time (for a task handed to ``plan``): what it finds holds only
-        if the unit still carries out the same leg when it is done (it may have stopped since:
-        it then takes the way when it starts again)."""
         if u.order is None or u.mover is None or u.detour is not None:
             return False
-        asked = _stamp(u)
-        route = self.avoider.route(self, u, self._goals(u))
-        if route is None:
-            route = yield from self._routing(u, walls, fallback=False, tiles=True)
-        if route.path is None or route.path.length > longest or _stamp(u) != asked:
+        route = self._route(u, walls, fallback=False, tiles=True)
+        if route.path is None or route.path.length > longest:
             return False
         u.avoid = walls
-        if u.mover is not None:
-            u.mover.brake()
+        u.mover.brake()
         return True
-
-    def plan(self, u: UnitState, work: Sliced[None]) -> None:
-        """Hand ``work`` for ``u`` to the plans done within the tick's ``plan_work``
-        (``planning``): it applies its outcome itself when done (now, if there is no budget).
-        The unit's next leg waits for it."""
-        self.plans.hand(u.spec.id, work, _stamp(u))
-
-    def planning(self, u: UnitState) -> bool:
-        """Whether a plan for ``u`` is waiting for work (handed to ``plan`` in its present leg)."""
-        return self.plans.waiting(u.spec.id, _stamp(u))
 
     def step_back(self, u: UnitState, distance: float) -> bool:
         """Have ``u`` (standing) back straight up ``distance`` tiles where its body fits and
@@ -276,7 +248,7 @@ class World:
             self.avoider.changed(self)  # as for an order given now (``order``): a plan round it is due
             if u.mover is not None:
                 u.mover.brake()
-        if u.mover is not None or self.planning(u):
+        if u.mover is not None:
             return
         if u.detour is not None:
             self._start_leg(u, now)
@@ -302,15 +274,17 @@ class World:
         assert order is not None
         return (order.points[u.leg % len(order.points)],) if order.kind is OrderKind.PATROL else order.points
 
-    def _routing(self, u: UnitState, walls: frozenset[tuple[int, int]] = frozenset(), fallback: bool = True,
-                 tiles: bool = False) -> Sliced[Route]:
+    def _route(self, u: UnitState, walls: frozenset[tuple[int, int]] = frozenset(), fallback: bool = True,
+               tiles: bool = False) -> Route:
         """The route for ``u``'s leg from where it stands, on the map its avoidance and fog
         give it, with ``walls`` walled off; with ``fallback``, on the map alone when other units
-        leave no way; with ``tiles``, the tile path only (plain A* for its width, no curves).
-        A slice at a time (routes the avoider gives are asked of it first, by the caller)."""
+        leave no way; with ``tiles``, the tile path only (plain A* for its width, no curves)."""
         pose = Pose(u.x, u.y, u.heading)
         goals = self._goals(u)
         nearest = u.detour is None and u.order is not None and u.order.kind is OrderKind.NEAREST
+        given = self.avoider.route(self, u, goals)
+        if given is not None:
+            return given
         known = self.known_map(u)
         base = self.avoider.plan_map(self, u, known)
         if self.fog is not None and not walls and not nearest and base is known:
@@ -319,42 +293,27 @@ class World:
             keep = body_tiles(u.x, u.y, u.spec.width) | {tile_of(g[0], g[1]) for g in goals}
             base = walled(base, walls, keep)
         spec = u.spec if u.detour is None and not tiles else replace(u.spec, method="astar")  # (a step aside: pivots)
-        route = yield from routing(base, spec, pose, goals, to_nearest=nearest)
+        route = plan_route(base, spec, pose, goals, to_nearest=nearest)
         if route.path is None and route.message and (base is not known or walls) and fallback:
-            route = yield from routing(known, spec, pose, goals, to_nearest=nearest)  # other units hem it in
+            route = plan_route(known, spec, pose, goals, to_nearest=nearest)  # other units hem it in
         if route.path is None and route.message and spec.method not in PLAIN:
             # its turning method found no way from where it stands (facing a dead end it cannot
             # turn or back out of, say, where avoidance left it): it pivots and goes instead
-            plain = yield from routing(base, replace(spec, method="astar"), pose, goals, to_nearest=nearest)
+            plain = plan_route(base, replace(spec, method="astar"), pose, goals, to_nearest=nearest)
             if plain.path is not None:
                 route = plain
         return route
 
     def _start_leg(self, u: UnitState, now: float) -> None:
-        """Start ``u``'s leg on the route the avoider gives or a patrol drove before, or hand its
-        planning to ``plan`` (the unit stands till it is done)."""
-        route = self.avoider.route(self, u, self._goals(u))
         order = u.order
         plain = (u.detour is None and not u.avoid and self.fog is None and order is not None
                  and order.kind is OrderKind.PATROL and self.avoidance is Avoidance.NONE)
         key = (u.spec, u.x, u.y, u.heading, self._goals(u)) if plain else None
-        if route is None and key is not None:
-            route = self._routes.get(key)
-        if route is not None:
-            self._take(u, route, now)
-        else:
-            self.plan(u, self._leg(u, key))
-
-    def _leg(self, u: UnitState, key: tuple | None) -> Sliced[None]:
-        """Plan ``u``'s leg, then start it."""
-        route = yield from self._routing(u, u.avoid)
-        if key is not None and len(self._routes) < 1024:
-            self._routes[key] = route  # a patrol drives the same legs over and over
-        self._take(u, route, self.time)
-
-    def _take(self, u: UnitState, route: Route, now: float) -> None:
-        """Start ``u`` on ``route`` (or say why it cannot go)."""
-        order = u.order
+        route = self._routes.get(key) if key is not None else None
+        if route is None:
+            route = self._route(u, u.avoid)
+            if key is not None and len(self._routes) < 1024:
+                self._routes[key] = route  # a patrol drives the same legs over and over
         u.avoid = frozenset()
         if route.path is None:
             if u.detour is not None:
@@ -424,11 +383,6 @@ class World:
                 self._leg_done(u, now + self.dt)
             elif not m.arrived and u.order is None and not u.queue and u.detour is None:
                 u.status = _resting(u)
-
-
-def _stamp(u: UnitState) -> tuple[Order | None, int, Point | None]:
-    """What ``u`` carries out now (its order, leg and detour): a plan asked for another is stale."""
-    return u.order, u.leg, u.detour
 
 
 def _own_orders_done(u: UnitState) -> bool:
