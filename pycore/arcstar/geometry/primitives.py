@@ -585,9 +585,10 @@ class Path:
                 pts.append(q)
         if len(pts) < 2:
             raise ValueError("a path from waypoints needs at least two distinct points")
-        return cls(tuple(Line(a[0], a[1], math.atan2(b[1] - a[1], b[0] - a[0]),
-                              math.hypot(b[0] - a[0], b[1] - a[1]))
-                         for a, b in zip(pts, pts[1:], strict=False)), label="polyline")
+        # each line ends where the next starts, by construction: no joints to check
+        return cls._chain(tuple(Line(a[0], a[1], math.atan2(b[1] - a[1], b[0] - a[0]),
+                                     math.hypot(b[0] - a[0], b[1] - a[1]))
+                                for a, b in zip(pts, pts[1:], strict=False)), label="polyline")
 
     @classmethod
     def from_json(cls, data: Any) -> Path:
