@@ -286,3 +286,31 @@ def test_under_fog_a_unit_sees_round_it_as_it_is_placed():
     assert known[0, 1] and known[1, 0] and not known[2, 7]  # walls it sees; one it cannot is open
     assert not w.fog.seen("blue").any()
     assert w.ticks == 0
+
+
+@pytest.mark.parametrize("fog", [False, True])
+@pytest.mark.parametrize("method", ["directional24", "hybrid", "recalculate", "backup", "astar", "dijkstra"])
+def test_a_unit_drives_as_its_method_plans_under_fog_too(method, fog):
+    """Under fog a unit's tiles come from D* Lite, and it drives them as its method does without
+    fog: keeping its turning radius (the directional searches, recalculate, backup) or pivoting at
+    corners (the plain searches). An outside survey found fog put every unit on "tighter": a tank
+    planned with directional24 swung its heading at 10.7 rad/s pulling away, and one planned with
+    recalculate found no route on an open map."""
+    doc = {"map": ["." * 10] * 3, "duration": 30, "fog": fog,
+           "units": [{"id": "u", "kind": "tank", "start": [3.5, 2.5, 1.869], "goal": [8.5, 0.5], "method": method}]}
+    sc = arcstar.world.read_scenario(doc)
+    w = sc.world
+    w.run(sc.duration)
+    u = w.units[0]
+    assert u.arrived is not None, u.status
+    spec = u.spec
+    check_trajectory(u.samples, w.dt, spec.speed, spec.accel_rate, spec.brake_rate, w.map.blocked, spec.width,
+                     radius=spec.radius)
+    for a, b in zip(u.samples, u.samples[1:]):
+        rate = abs(math.remainder(b[3] - a[3], 2 * math.pi)) / w.dt
+        if a[4] == 0.0 and b[4] == 0.0:  # a pivot on the spot (recalculate finds no legal way here: it pivots)
+            assert rate <= spec.turn_rate + 1e-6
+        elif method in ("astar", "dijkstra"):
+            assert rate < 1e-6, f"turns while moving at t={b[0]}"  # it pivots standing
+        else:
+            assert rate <= max(abs(a[4]), abs(b[4])) / spec.radius + 1e-6, f"tighter than its radius at t={b[0]}"

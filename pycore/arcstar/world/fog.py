@@ -32,6 +32,7 @@ from ..turning.methods import TURN_METHODS, realize
 from .avoidance import body_tiles
 from .events import EventKind
 from .orders import Point, Route, route_from, start_tile, tile_of
+from .units import PLAIN_METHODS
 
 if TYPE_CHECKING:
     from .state import Host as World
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
 LOOK_EVERY = 0.25
 #: Expansions one re-plan may take (a map of a million tiles, about).
 MAX_EXPANSIONS = 2_000_000
+#: Under fog a unit's tiles come from D* Lite, so a method that plans curves itself (the
+#: directional searches) turns them with this turning method instead: it keeps the radius too.
+DIRECTIONAL_TURNING = "backup"
 
 
 def sight_rays(sight: float) -> tuple[np.ndarray, np.ndarray]:
@@ -214,11 +218,21 @@ class Fog:
         if tiles is None:
             return Route(None, message=f"{Status.NO_PATH}: no way to the goal on what team "
                                        f"{u.spec.team or '(none)'} knows")
-        method = u.spec.method if u.spec.method in TURN_METHODS else "tighter"
-        done = realize(known, tiles, u.heading, goal[2], u.spec.width, u.spec.radius, method,
-                       can_reverse=u.spec.can_reverse)
-        if done is None:
-            return route_from(PlanResult(Status.FOUND, path=[]), pose, goal, u.spec.can_reverse)
+        plain = PlanResult(Status.FOUND, path=list(tiles))  # the polyline: the unit pivots at its corners
+        method = fog_turning(u.spec.method)
+        done = None if method is None else realize(known, tiles, u.heading, goal[2], u.spec.width, u.spec.radius,
+                                                   method, can_reverse=u.spec.can_reverse)
+        if done is None or not done.legal:  # (no turning, or its turning found no legal way: it pivots)
+            return route_from(plain, pose, goal, u.spec.can_reverse)
         result = PlanResult(Status.FOUND, path=list(tiles), segments=done.path, legal=done.legal,
                             speed_limits=list(done.speed_limits), message=done.message)
         return route_from(result, pose, goal, u.spec.can_reverse)
+
+
+def fog_turning(method: str) -> str | None:
+    """How a unit planning with ``method`` turns its D* Lite tiles into a way under fog: its own
+    turning method, ``DIRECTIONAL_TURNING`` for the searches that plan curves themselves, None for
+    the plain searches (it pivots at the polyline's corners, as it does without fog)."""
+    if method in TURN_METHODS:
+        return method
+    return None if method in PLAIN_METHODS else DIRECTIONAL_TURNING

@@ -37,6 +37,9 @@ MIN_SIZE = 0.01
 #: whose corners the unit pivots on). Searches that plan for a point only (JPS, JPS+, HPA*: no
 #: clearance for a body) are not among them: every unit has a body, and they routed none.
 PLAN_METHODS = (*TURN_METHODS, *(name for name, spec in METHODS.items() if not spec.point_only))
+#: The plain searches: a unit planned with one pivots at its path's corners (the last resort of
+#: a unit whose turning method finds no way, too).
+PLAIN_METHODS = ("astar", "dijkstra")
 
 
 class Kind(StrEnum):

@@ -31,7 +31,7 @@ from .orders import Order, OrderKind, Point, Route, plan_route, tile_of
 from .spacing import MARGIN, Neighbours, reach_pad
 from .spacing import room as spacing_room
 from .state import UnitState
-from .units import Avoidance, Kind, UnitSpec
+from .units import PLAIN_METHODS, Avoidance, Kind, UnitSpec
 
 #: The default tick (s).
 DT = 0.05
@@ -48,9 +48,6 @@ ARRIVED_WITHIN = 0.01
 #: Two bodies overlapping by more than this (tiles) cannot be placed: the tolerance the world
 #: keeps bodies in motion to (issue 11's proof), so no run starts with bodies inside each other.
 PLACE_OVERLAP = 0.05
-#: Plain searches: a unit planned with one pivots at its path's corners (the last resort of a
-#: unit whose turning method finds no route).
-PLAIN = ("astar", "dijkstra")
 #: Events kept (the oldest are dropped).
 MAX_EVENTS = 4096
 #: The largest ``plan_work`` accepted (a round's work is well under it: larger is as None).
@@ -296,7 +293,7 @@ class World:
         route = plan_route(base, spec, pose, goals, to_nearest=nearest)
         if route.path is None and route.message and (base is not known or walls) and fallback:
             route = plan_route(known, spec, pose, goals, to_nearest=nearest)  # other units hem it in
-        if route.path is None and route.message and spec.method not in PLAIN:
+        if route.path is None and route.message and spec.method not in PLAIN_METHODS:
             # its turning method found no way from where it stands (facing a dead end it cannot
             # turn or back out of, say, where avoidance left it): it pivots and goes instead
             plain = plan_route(base, replace(spec, method="astar"), pose, goals, to_nearest=nearest)
