@@ -128,26 +128,24 @@ def start_tile(tilemap: TileMap, pose: Pose, goal: Point) -> tuple[int, int]:
 def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ...],
                to_nearest: bool = False) -> Route:
     """The route for ``unit`` standing at ``pose`` to ``goals[0]`` (or, ``to_nearest``, to the
-    cheapest of ``goals``: Dijkstra with the unit's turning method, "tighter" for methods that
-    plan curves themselves, which go to one goal only)."""
+    nearest of ``goals`` by the ground, planned there by the unit's own method)."""
     here = start_tile(tilemap, pose, goals[0])
     options = unit.plan_options()
     start = (here[0], here[1], pose.heading)
     if to_nearest and len(goals) > 1:
-        if "turning" not in options:
-            options.update(method="dijkstra", turning="tighter")
-            options.pop("people", None)
-        else:
-            options["method"] = "dijkstra"
+        # the nearest by the ground for its width (Dijkstra over the tiles), then the way there as
+        # the unit plans it (its own method: the directional searches go to one goal only)
+        tiles = {k: v for k, v in options.items() if k not in ("turning", "people")}
+        tiles["method"] = "dijkstra"
         try:
-            result = nearest(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], **options)
+            result = nearest(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], **tiles)
         except BadInput as e:
             return Route(None, message=f"{Status.NO_PATH}: {e}")
         if result.status != Status.FOUND:
             return Route(None, message=f"{result.status}: {result.message}")
         reached = tuple(result.path[-1])
         goal = next(g for g in goals if tile_of(g[0], g[1]) == reached)
-        return route_from(result, pose, goal, unit.can_reverse)
+        return plan_route(tilemap, unit, pose, (goal,))  # as a move there: the same way, every method
     goal = goals[0]
     gx, gy = tile_of(goal[0], goal[1])
     if (gx, gy) in (here, tile_of(pose.x, pose.y)):  # same tile: straight to the point (and turn to its heading)
