@@ -628,3 +628,32 @@ def test_a_unit_stepping_aside_gives_way_to_one_sent_to_its_tile():
     w = run(doc)
     assert all(w.arrival(u) is not None for u in w.units), [(u.id, u.status) for u in w.units if u.arrived is None]
     assert overlap(w) <= TOLERANCE
+
+
+@pytest.mark.parametrize("team", ["", "x"])
+def test_cooperative_under_fog_plans_on_what_its_units_have_seen_whatever_their_teams(team):
+    """One cooperative plan for units of several teams is made on what any of them has seen, not
+    on the true map (an outside survey found a second team put the plan on the true map: a unit
+    went round a wall nobody had seen from the first second, and one whose goal lay in a closed
+    pocket nobody had seen knew at once it could not get there)."""
+    rows = ["..............", "..............", "..........#...", "..........#...", "..........#...",
+            "..........#...", ".........##..."]
+    doc = {"map": rows, "fog": True, "avoidance": "cooperative", "duration": 40,
+           "units": [{"id": "a", "kind": "person", "start": [0.5, 5.5], "goal": [12.5, 5.5], "sight": 3},
+                     {"id": "b", "kind": "person", "start": [0.5, 0.5], "goal": [0.5, 0.5], "team": team}]}
+    sc = read_scenario(doc)
+    w = run_from(sc, doc)
+    a = w.units[0]
+    assert a.arrived is not None
+    first = next(s for s in a.samples if abs(s[2] - 5.5) > 0.5)  # where it first left the straight way
+    assert first[1] > 6.0, first  # it drove at the wall it had not seen before it turned
+    pocket = {"map": ["..............", "..........###.", "..........#.#.", "..........###.", "..............",
+                      "..............", "..............", ".............."], "fog": True,
+              "avoidance": "cooperative", "duration": 30,
+              "units": [{"id": "a", "start": [0.5, 2.5], "goal": [11.5, 2.5], "sight": 3},
+                        {"id": "b", "start": [0.5, 7.5], "goal": [1.5, 7.5], "sight": 2, "team": team}]}
+    sc = read_scenario(pocket)
+    w = run_from(sc, pocket)
+    a = w.units[0]
+    assert max(s[1] for s in a.samples) > 6.0  # it went to look
+    assert a.status.startswith("no route") and a.arrived is None

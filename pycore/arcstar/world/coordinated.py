@@ -283,11 +283,9 @@ class Cooperative(Avoider):
         return any(tile_of(g[0], g[1]) == claim for g in u.goal)
 
     def _known(self, world: World) -> TileMap:
-        """The map to plan on: what the units' team knows under fog (when they are all of one
-        team; else the map itself), remembered with its version so a discovery re-plans."""
-        units = self.mine(world)
-        teams = {u.spec.team for u in units}
-        known = world.known_map(units[0]) if len(teams) == 1 else world.map
+        """The map to plan on: what the units' teams know under fog (one plan for all: what any
+        of them has seen), remembered with its version so a discovery re-plans."""
+        known = world.known_to(self.mine(world))
         self.seen = (id(known), known.version)
         return known
 
@@ -300,8 +298,8 @@ class Cooperative(Avoider):
             plan = self.plans.get(u.spec.id)
             if plan is not None and u.mover is None and tile_of(u.x, u.y) == plan.visits[-1][0]:
                 plan.progress = len(plan.visits) - 1
-        if not self.dirty and units and len({u.spec.team for u in units}) == 1:
-            known = world.known_map(units[0])
+        if not self.dirty and units:
+            known = world.known_to(units)
             if (id(known), known.version) != self.seen:
                 self.seen = (id(known), known.version)  # the team learned something: plan again
                 self.dirty = self._crossed(known)         # if a wall found lies on a plan

@@ -17,6 +17,7 @@ method (``turning.realize``; "tighter" for units that plan curves themselves).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -118,6 +119,7 @@ class Fog:
         self._rays: dict[float, tuple[np.ndarray, np.ndarray]] = {}
         self._next = 0.0
         self.expanded = 0
+        self._shared: dict[tuple[str, ...], tuple[tuple[int, ...], TileMap]] = {}
 
     def view(self, team: str) -> TeamView:
         v = self.teams.get(team)
@@ -130,6 +132,29 @@ class Fog:
     def known(self, team: str) -> TileMap:
         """The map team ``team`` believes: what it saw as it is, the unknown as ground."""
         return self.view(team).known
+
+    def shared(self, teams: Iterable[str]) -> TileMap:
+        """The map ``teams`` believe together: what any of them saw as it is, the unknown as
+        ground (for a plan made for the units of several teams at once). The same map while
+        none of them learns anything, its version moving on when one does."""
+        names = tuple(sorted(set(teams)))
+        if len(names) == 1:
+            return self.known(names[0])
+        views = [self.view(t) for t in names]
+        versions = tuple(v.known.version for v in views)
+        kept = self._shared.get(names)
+        if kept is not None and kept[0] == versions:
+            return kept[1]
+        seen = np.logical_or.reduce([v.seen for v in views])
+        terrain = np.where(seen, self.truth.terrain, GROUND).astype(np.uint8)
+        if kept is None:
+            m = TileMap(terrain, self.truth.terrains.values())
+        else:
+            m = kept[1]
+            m.terrain[...] = terrain
+            m.touch()
+        self._shared[names] = (versions, m)
+        return m
 
     def seen(self, team: str) -> np.ndarray:
         """Tiles team ``team`` has seen (bool, height x width)."""

@@ -4,6 +4,7 @@ so that they depend on that and not on ``World`` itself."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -88,6 +89,8 @@ class Host(Protocol):
     def unit(self, uid: str) -> UnitState: ...
 
     def known_map(self, u: UnitState) -> TileMap: ...
+
+    def known_to(self, units: Iterable[UnitState]) -> TileMap: ...
 
     def note(self, u: UnitState, kind: EventKind) -> None: ...
 

@@ -190,6 +190,11 @@ class World:
         """The map as ``u``'s team knows it (the true map without fog)."""
         return self.map if self.fog is None else self.fog.known(u.spec.team)
 
+    def known_to(self, units: Iterable[UnitState]) -> TileMap:
+        """The map as the teams of ``units`` know it together (``Fog.shared``; the true map
+        without fog)."""
+        return self.map if self.fog is None else self.fog.shared(u.spec.team for u in units)
+
     def replan(self, u: UnitState, walls: frozenset[tuple[int, int]], longest: float = math.inf) -> bool:
         """Plan ``u``'s leg again with ``walls`` walled off (its own tiles and goal kept); if a
         way exists no longer than ``longest`` tiles, the unit brakes and takes it from where it
