@@ -245,3 +245,37 @@ def test_a_move_to_the_nearest_target_drives_as_a_move_to_it_would(method):
     a, b = near.world.units[0], move.world.units[0]
     assert a.arrived is not None and math.hypot(a.x - 11.5, a.y - 5.5) < 0.02, a.status
     assert a.samples == b.samples
+
+
+@pytest.mark.parametrize("unit", [{"patrol": [[6.5, 1.5]]}, {"orders": [{"type": "patrol", "points": [[6.5, 1.5]]}]}])
+def test_a_patrol_of_one_point_goes_back_and_forth_from_where_the_unit_stands(unit):
+    """As the lab's Patrol does with one point (an outside survey found the unit parked on the
+    point for good, its status patrolling)."""
+    sc = read_scenario({"map": ["........"] * 3, "duration": 30, "units": [{"id": "p", "start": [0.5, 1.5], **unit}]})
+    sc.world.run(sc.duration)
+    xs = [s[1] for s in sc.world.units[0].samples]
+    ends, side = [], None  # the ends it reaches in turn
+    for x in xs:
+        at = "point" if abs(x - 6.5) < 0.02 else "home" if abs(x - 0.5) < 0.02 else None
+        if at is not None and at != side:
+            ends.append(at)
+            side = at
+    assert ends[:4] == ["home", "point", "home", "point"], ends
+    assert sc.world.units[0].status == "patrolling"
+
+
+def test_an_order_queued_after_a_patrol_is_refused_naming_it_and_a_timed_one_is_taken():
+    rows = ["........"] * 3
+    unit = {"id": "p", "start": [0.5, 1.5], "patrol": [[6.5, 1.5], [6.5, 0.5]]}
+    with pytest.raises(BadInput) as err:
+        read_scenario({"map": rows, "units": [{**unit, "orders": [{"type": "move", "goal": [2.5, 2.5]}]}]})
+    assert err.value.field == "units[0].orders[0]" and "after a patrol" in str(err.value)
+    timed = [{"type": "patrol", "points": [[3.5, 0.5]], "at": 2.0}, {"type": "stop"}]
+    with pytest.raises(BadInput) as err:  # behind a timed patrol, too
+        read_scenario({"map": rows, "units": [{"id": "p", "start": [0.5, 1.5], "orders": timed}]})
+    assert err.value.field == "units[0].orders[1]"
+    sc = read_scenario({"map": rows, "duration": 20, "units": [
+        {**unit, "orders": [{"type": "move", "goal": [2.5, 2.5], "at": 5.0}]}]})
+    sc.world.run(sc.duration)
+    u = sc.world.units[0]
+    assert u.status == "arrived" and math.hypot(u.x - 2.5, u.y - 2.5) < 0.02

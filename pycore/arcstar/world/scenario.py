@@ -137,16 +137,29 @@ def _unit(value: Any, field: str, tilemap: TileMap, method: str | None) -> tuple
     if "start" not in u:
         raise BadInput(f"{field} needs a start [x, y, heading]", f"{field}.start")
     x, y, h = _point(u["start"], f"{field}.start", tilemap, spec.width)
-    orders: list[Order] = []
+    named: list[tuple[Order, str]] = []
     for name, kind in (("goal", OrderKind.MOVE), ("targets", OrderKind.NEAREST), ("patrol", OrderKind.PATROL)):
         if name in u:
             pts = ((_point(u[name], f"{field}.{name}", tilemap, spec.width),) if name == "goal"
                    else _points(u[name], f"{field}.{name}", tilemap, spec.width))
-            orders.append(Order(kind, pts))
+            named.append((Order(kind, pts), f"{field}.{name}"))
     if "orders" in u:
-        orders += [_order(o, f"{field}.orders[{i}]", tilemap, spec.width)
-                   for i, o in enumerate(_list(u["orders"], f"{field}.orders", 0, MAX_ORDERS))]
-    return spec, Pose(x, y, 0.0 if h is None else h), orders
+        named += [(_order(o, f"{field}.orders[{i}]", tilemap, spec.width), f"{field}.orders[{i}]")
+                  for i, o in enumerate(_list(u["orders"], f"{field}.orders", 0, MAX_ORDERS))]
+    _after_patrol(named)
+    return spec, Pose(x, y, 0.0 if h is None else h), [o for o, _ in named]
+
+
+def _after_patrol(named: list[tuple[Order, str]]) -> None:
+    """Refuse an untimed order queued after a patrol: a patrol goes on for ever, so it would
+    never run (an order timed with ``at`` replaces the patrol, and those after it queue behind
+    it: the same holds for them)."""
+    patrolling = False
+    for order, name in named:
+        if order.at is None and patrolling:
+            raise BadInput(f"{name}: a {order.kind} order queued after a patrol never runs (a patrol goes on "
+                           f"for ever; give the order an \"at\" time to have it replace the patrol)", name)
+        patrolling = order.kind is OrderKind.PATROL
 
 
 def _map(value: Any) -> TileMap:

@@ -262,6 +262,8 @@ class World:
             if order.kind is OrderKind.STOP:
                 u.status, u.arrived, u.goal, u.resting = "stopped", None, (), "stopped"
                 continue
+            if order.kind is OrderKind.PATROL and len(order.points) == 1:  # back and forth from where it stands
+                order = replace(order, points=(order.points[0], (u.x, u.y, None)))
             u.order, u.leg = order, 0
             if not order.aside:  # a step aside (and back) keeps the arrival it interrupts
                 u.arrived, u.resting = None, "idle"
