@@ -657,3 +657,22 @@ def test_cooperative_under_fog_plans_on_what_its_units_have_seen_whatever_their_
     a = w.units[0]
     assert max(s[1] for s in a.samples) > 6.0  # it went to look
     assert a.status.startswith("no route") and a.arrived is None
+
+
+@pytest.mark.parametrize("method", ["pinter", "claimed"])
+@pytest.mark.parametrize("kind", ["person", "tank", None])
+@pytest.mark.parametrize("starts", [[(1.5, 1.5), (1.5, 5.5)], [(1.5, 0.5), (4.5, 6.5), (10.5, 0.5)]])
+def test_units_sent_to_one_place_in_the_open_settle(method, kind, starts):
+    """In an open field too: the one there first keeps the place and the others stop beside it.
+    An outside audit found two people (or two of the default unit) under claimed take the place
+    in turn for good, each asked to make way and coming back, and two tanks under pinter re-plan
+    round the one on it for good, still moving at 200 s."""
+    units = [{"id": f"u{i}", "start": [x, y, 0.0], "goal": [9.5, 3.5], **({"kind": kind} if kind else {})}
+             for i, (x, y) in enumerate(starts)]
+    doc = {"map": ["." * 12] * 8, "duration": 120, "avoidance": method, "units": units}
+    w = run(doc)
+    assert overlap(w) <= TOLERANCE
+    assert not w.busy and w.time < 60.0, [(u.id, u.status) for u in w.units]
+    on = [u for u in w.units if math.hypot(u.x - 9.5, u.y - 3.5) <= 0.01]
+    assert len(on) == 1 and on[0].status == "arrived"
+    assert all(u.status.startswith("stopped") for u in w.units if u is not on[0])

@@ -91,6 +91,15 @@ def follows(u: UnitState, j: UnitState) -> bool:
     return ahead and math.cos(u.heading - j.heading) > 0.5
 
 
+def sent_to_one_tile(u: UnitState, j: UnitState) -> bool:
+    """Whether ``j`` rests where it was sent (it has arrived) on the place ``u`` is sent to too:
+    asked to make way, it would come back, and the two would take the place in turn for good."""
+    if j.busy or j.arrived is None:
+        return False
+    reach = (u.spec.width + j.spec.width) / 2.0
+    return any(math.hypot(g[0] - j.x, g[1] - j.y) < reach for g in u.goal)
+
+
 def left_of(tiles: set[Tile], heading: float) -> set[Tile]:
     """The tiles one step to the left (seen facing ``heading``) of ``tiles``."""
     dx, dy = round(math.sin(heading)), round(-math.cos(heading))
@@ -299,6 +308,12 @@ class Local(Avoider):
         if by is not None and self.track(u, by, now) >= self.patience(u, by):
             self.jam(world, u, by, now)
 
+    def resolve(self, world: World, u: UnitState, j: UnitState, now: float) -> None:
+        if sent_to_one_tile(u, j):  # who stands there is the plan's to say (``coordinated``)
+            self.jam(world, u, j, now)
+            return
+        super().resolve(world, u, j, now)
+
     def give_way(self, world: World, u: UnitState, j: UnitState, now: float) -> bool:
         if self.member(u) or self.member(j):
             return False  # the plan says who goes first
@@ -360,6 +375,9 @@ class Pinter(Local):
                 continue
             for jid in sorted(hits[u.spec.id]):
                 j = world.unit(jid)
+                if sent_to_one_tile(u, j):  # a way round it leads back to it: the plan says who stands there
+                    self.jam(world, u, j, now)
+                    break
                 if j.busy and not head_on(u, j):
                     continue  # it moves or will: decelerate for it (spacing), the way stays
                 theirs = set(j.claimed) - body_tiles(u.x, u.y, u.spec.width)
