@@ -3,6 +3,7 @@ malformed files are refused with a clear error naming the field (exit code 2).""
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -279,3 +280,38 @@ def test_an_order_queued_after_a_patrol_is_refused_naming_it_and_a_timed_one_is_
     sc.world.run(sc.duration)
     u = sc.world.units[0]
     assert u.status == "arrived" and math.hypot(u.x - 2.5, u.y - 2.5) < 0.02
+
+
+def test_the_readmes_smallest_scenario_prints_what_the_readme_shows(tmp_path, capsys):
+    """The README's example output is what its example scenario prints (an outside audit found
+    it showed the run of an older default acceleration)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    after = readme.split("The smallest scenario:", 1)[1]
+    scenario = after.split("```json", 1)[1].split("```", 1)[0]
+    shown = after.split("The output:", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    expected = json.loads(shown.replace(", ...]", "]"))
+    code, printed = _run_cli(tmp_path, capsys, json.loads(scenario), "--json")
+    assert code == 0
+    out = json.loads(printed.out)
+    assert {k: out[k] for k in ("dt", "seed", "avoidance", "time")} == \
+        {k: expected[k] for k in ("dt", "seed", "avoidance", "time")}
+    (unit,), (want,) = out["units"], expected["units"]
+    assert (unit["id"], unit["arrived"], unit["status"]) == (want["id"], want["arrived"], want["status"])
+    assert unit["samples"][:len(want["samples"])] == want["samples"]
+
+
+def test_a_target_with_no_room_for_the_unit_is_passed_over_for_one_with_room():
+    """A move to the nearest of several targets goes to the nearest whose tile has room for the
+    unit's body, rather than failing because one target's tile does not (its point fits, off
+    the tile's centre, by the map's edge): found by an outside audit. With room on none, it
+    says why."""
+    rows = ["." * 12] * 8
+    unit = {"id": "a", "start": [1.5, 3.5, 0.0], "width": 1.2}
+    sc = read_scenario({"map": rows, "duration": 30, "units": [{**unit, "targets": [[4.0, 0.9], [9.5, 4.5]]}]})
+    sc.world.run(sc.duration)
+    u = sc.world.units[0]
+    assert u.status == "arrived" and math.hypot(u.x - 9.5, u.y - 4.5) < 0.02, u.status
+    sc = read_scenario({"map": rows, "duration": 30, "units": [{**unit, "targets": [[4.0, 0.9], [11.0, 3.5]]}]})
+    sc.world.run(sc.duration)
+    u = sc.world.units[0]
+    assert u.status.startswith("no route") and "too close to a wall" in u.status, u.status

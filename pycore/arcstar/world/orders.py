@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..collision.clearance import passable_for
 from ..geometry.primitives import Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
@@ -134,9 +135,16 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
     start = (here[0], here[1], pose.heading)
     if to_nearest and len(goals) > 1:
         # the nearest by the ground for its width (Dijkstra over the tiles), then the way there as
-        # the unit plans it (its own method: the directional searches go to one goal only)
+        # the unit plans it (its own method: the directional searches go to one goal only); a
+        # target whose tile has no room for its body is passed over (its goal point may fit
+        # beside a wall where the tile's centre does not)
+        room = passable_for(tilemap, unit.width)
+        fit = tuple(g for g in goals if tilemap.in_bounds(*tile_of(g[0], g[1])) and room[tile_of(g[0], g[1])[::-1]])
+        if len(fit) < 2:
+            return plan_route(tilemap, unit, pose, fit or goals[:1])
         tiles = {k: v for k, v in options.items() if k not in ("turning", "people")}
         tiles["method"] = "dijkstra"
+        goals = fit
         try:
             result = nearest(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], **tiles)
         except BadInput as e:
