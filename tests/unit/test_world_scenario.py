@@ -282,6 +282,7 @@ def test_an_order_queued_after_a_patrol_is_refused_naming_it_and_a_timed_one_is_
     assert u.status == "arrived" and math.hypot(u.x - 2.5, u.y - 2.5) < 0.02
 
 
+@pytest.mark.no_pyodide  # (the README is not mounted there)
 def test_the_readmes_smallest_scenario_prints_what_the_readme_shows(tmp_path, capsys):
     """The README's example output is what its example scenario prints (an outside audit found
     it showed the run of an older default acceleration)."""
