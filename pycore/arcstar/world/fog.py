@@ -243,12 +243,11 @@ class Fog:
         if tiles is None:
             return Route(None, message=f"{Status.NO_PATH}: no way to the goal on what team "
                                        f"{u.spec.team or '(none)'} knows")
-        plain = PlanResult(Status.FOUND, path=list(tiles))  # the polyline: the unit pivots at its corners
         method = fog_turning(u.spec.method)
         done = None if method is None else realize(known, tiles, u.heading, goal[2], u.spec.width, u.spec.radius,
                                                    method, can_reverse=u.spec.can_reverse)
-        if done is None or not done.legal:  # (no turning, or its turning found no legal way: it pivots)
-            return route_from(plain, pose, goal, u.spec.can_reverse)
+        if done is None or not done.legal:  # no turning, or none legal: the polyline, pivoting at its corners
+            return route_from(PlanResult(Status.FOUND, path=list(tiles)), pose, goal, u.spec.can_reverse)
         result = PlanResult(Status.FOUND, path=list(tiles), segments=done.path, legal=done.legal,
                             speed_limits=list(done.speed_limits), message=done.message)
         return route_from(result, pose, goal, u.spec.can_reverse)

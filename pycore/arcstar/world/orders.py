@@ -139,20 +139,20 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
         # target whose tile has no room for its body is passed over (its goal point may fit
         # beside a wall where the tile's centre does not)
         room = passable_for(tilemap, unit.width)
-        fit = tuple(g for g in goals if tilemap.in_bounds(*tile_of(g[0], g[1])) and room[tile_of(g[0], g[1])[::-1]])
+        fit = [(g, t) for g, t in ((g, tile_of(g[0], g[1])) for g in goals)
+               if tilemap.in_bounds(*t) and room[t[1], t[0]]]
         if len(fit) < 2:
-            return plan_route(tilemap, unit, pose, fit or goals[:1])
+            return plan_route(tilemap, unit, pose, tuple(g for g, _ in fit) or goals[:1])
         tiles = {k: v for k, v in options.items() if k not in ("turning", "people")}
         tiles["method"] = "dijkstra"
-        goals = fit
         try:
-            result = nearest(tilemap, start, [list(tile_of(g[0], g[1])) for g in goals], **tiles)
+            result = nearest(tilemap, start, [list(t) for _, t in fit], **tiles)
         except BadInput as e:
             return Route(None, message=f"{Status.NO_PATH}: {e}")
         if result.status != Status.FOUND:
             return Route(None, message=f"{result.status}: {result.message}")
         reached = tuple(result.path[-1])
-        goal = next(g for g in goals if tile_of(g[0], g[1]) == reached)
+        goal = next(g for g, t in fit if t == reached)
         return plan_route(tilemap, unit, pose, (goal,))  # as a move there: the same way, every method
     goal = goals[0]
     gx, gy = tile_of(goal[0], goal[1])
