@@ -147,6 +147,7 @@ export function applyState(app, msg) {
     const was = u.status;
     u.status = codes[a.status[i]] ?? 'idle';
     if (was === 'moving' && u.status === 'arrived' && u.orders.length) u.orders.shift();
+    if (u.status === 'stuck' || u.status === 'failed') u.orders = []; // the world dropped them
   }
   if (msg.stepped === 0) for (const u of w.units) [u.px, u.py, u.ph] = [u.x, u.y, u.heading];
   const byId = new Map(w.units.map((u) => [u.id, u]));

@@ -148,7 +148,7 @@ export function unitsPanel(app, engine) {
       sp.textContent = `${fixed(Math.abs(u.speed), 2)}/${fixed(u.topSpeed, 1)}${u.speed < 0 ? ' rev' : ''}`;
       const st = row.insertCell();
       st.textContent = u.note === u.status ? u.status : u.note;
-      if (u.status === 'failed') st.className = 'bad';
+      if (u.status === 'failed' || u.status === 'stuck') st.className = 'bad';
       row.insertCell().textContent = u.orders.length ? u.orders.join(', then ') : '–';
     }
     selected.append(table);

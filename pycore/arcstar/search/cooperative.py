@@ -214,6 +214,9 @@ class CooperativePlanner:
         self.jammed = 0
         #: Whether ``solve`` took LaCAM's plan (``complete``) after WHCA* stopped short.
         self.completed = False
+        #: Whether LaCAM searched every configuration reachable from the starts and none had
+        #: every agent on its goal: no plan exists (not merely none found within the bounds).
+        self.unsolvable = False
 
     def reordered(self, order: Sequence[int]) -> CooperativePlanner:
         """A planner for the same agents from their starts, in the priority ``order`` (indices
@@ -535,6 +538,7 @@ class CooperativePlanner:
                 self.work += next(search)
             except StopIteration as end:
                 found = end.value.configs
+                self.unsolvable = end.value.exhausted
                 break
             yield self._fresh()
         if found is None:

@@ -54,10 +54,13 @@ class _Node:
 @dataclass(frozen=True)
 class LacamResult:
     """``configs``: the configurations from the starts to the goals (None: no solution found
-    within ``max_nodes``, or none exists); ``nodes``: configurations generated."""
+    within ``max_nodes``, or none exists); ``nodes``: configurations generated; ``exhausted``:
+    every configuration reachable from the starts was searched, so none exists (LaCAM is
+    complete), as against a search cut short by its bounds."""
 
     configs: list[Config] | None
     nodes: int
+    exhausted: bool = False
 
 
 class _Step:
@@ -148,7 +151,7 @@ def lacam_steps(starts: Sequence[int], goals: Sequence[int], neighbours: Callabl
     stack = [first]
     for turn in range(20 * max_nodes):  # known configurations come back on the stack: bound the turns too
         if not stack:
-            break
+            return LacamResult(None, len(explored), exhausted=True)
         if turn % TURNS_A_SLICE == TURNS_A_SLICE - 1:
             yield TURNS_A_SLICE * n
         top = stack[-1]

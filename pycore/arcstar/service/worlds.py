@@ -26,7 +26,7 @@ from ..collision.swept import swept_line_clear
 from ..geometry.primitives import Pose
 from ..maps.tilemap import WALL, TileMap
 from ..outcomes import BadInput, shown
-from ..world import KIND_PRESETS, PLAN_METHODS, Order, OrderKind, UnitSpec, UnitState, World, unit_of_kind
+from ..world import KIND_PRESETS, PLAN_METHODS, Order, OrderKind, UnitSpec, UnitState, UnitStatus, World, unit_of_kind
 from ..world import units as world_units
 from ..world.metrics import AT_GOAL
 from ..world.presets import PRESETS
@@ -55,8 +55,8 @@ MAX_SPREAD_TILES = 4096
 #: 9 s; the doors 1 to 4 s).
 PLAN_WORK = 8000
 
-#: The status codes of the state arrays, by index.
-STATUS_CODES = ("idle", "moving", "arrived", "stopped", "patrolling", "failed", "waiting")
+#: The status codes of the state arrays, by index (``UnitStatus``'s values in its order).
+STATUS_CODES = tuple(s.value for s in UnitStatus)
 SPEC_FIELDS = ("width", "radius", "speed", "acceleration", "braking", "lateral", "turn_rate", "can_reverse",
                "team", "method")
 UNIT_KEYS = ("id", "kind", "start", "goal", *SPEC_FIELDS)
@@ -504,10 +504,7 @@ def _blocked_name(m: TileMap, x: int, y: int) -> str:
 def _code(u: Any) -> int:
     if u.waiting:
         return STATUS_CODES.index("waiting")
-    s = u.status
-    if s in STATUS_CODES:
-        return STATUS_CODES.index(s)
-    return STATUS_CODES.index("failed") if s.startswith("no route") else 0
+    return STATUS_CODES.index(u.state.value)
 
 
 def step_args(msg: dict) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from .motion import Mover
 from .orders import Order, OrderKind, Route, plan_route
 from .scenario import MAX_CHARS as MAX_SCENARIO_BYTES
 from .scenario import Scenario, load_scenario, read_scenario, run_scenario
-from .state import UnitState
+from .state import UnitState, UnitStatus
 from .units import KIND_PRESETS, PLAN_METHODS, Avoidance, Kind, UnitSpec, unit_of_kind
 from .world import DT, World
 
 __all__ = ["DT", "KIND_PRESETS", "MAX_SCENARIO_BYTES", "PLAN_METHODS", "Avoidance", "EventKind", "Kind", "Mover",
-           "Order", "OrderKind", "Route", "Scenario", "UnitSpec", "UnitState", "World", "WorldEvent", "load_scenario",
-           "plan_route", "read_scenario", "run_scenario", "unit_of_kind"]
+           "Order", "OrderKind", "Route", "Scenario", "UnitSpec", "UnitState", "UnitStatus", "World", "WorldEvent",
+           "load_scenario", "plan_route", "read_scenario", "run_scenario", "unit_of_kind"]

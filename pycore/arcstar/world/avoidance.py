@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..maps.tilemap import TileMap
+from ..search.regions import label
 from .events import EventKind
 from .orders import Order, OrderKind, Point, Route, tile_of
 from .spacing import HEAD_ON, MARGIN
@@ -175,7 +176,7 @@ class Avoider:
     def resolve(self, world: World, u: UnitState, j: UnitState, now: float) -> None:
         """``u`` has been held by ``j``: make way, wait, detour or back up (see the module)."""
         if not j.busy:
-            if make_way(world, j, set(path_tiles(u)) | body_tiles(u.x, u.y, u.spec.width)):
+            if make_way(world, j, u):
                 world.note(j, EventKind.MAKE_WAY)
             return
         ring = self.cycle(world, u)
@@ -218,8 +219,8 @@ class Avoider:
         backs up to it and waits there until the other has gone by. Returns whether one did."""
         if any(self.hold(v).refuge_for is not None or v.detour is not None for v in (u, j)):
             return False  # one of them gives way already
-        mine = refuge(world, u, set(path_tiles(j)) | body_tiles(j.x, j.y, j.spec.width))
-        theirs = refuge(world, j, set(path_tiles(u)) | body_tiles(u.x, u.y, u.spec.width))
+        mine = refuge(world, u, way_of(j))
+        theirs = refuge(world, j, way_of(u))
         if mine is None and theirs is None:
             return False
         if theirs is not None and (mine is None or (len(theirs[1]), j.spec.id) < (len(mine[1]), u.spec.id)):
@@ -300,11 +301,12 @@ def occupied(world: World, u: UnitState) -> set[Tile]:
     return {tile_of(v.x, v.y) for v in world.units if v is not u}
 
 
-def refuge(world: World, u: UnitState, avoid: set[Tile], taken: set[Tile] | None = None
-           ) -> tuple[Tile, list[Tile]] | None:
+def refuge(world: World, u: UnitState, avoid: set[Tile], taken: set[Tile] | None = None,
+           fits: Callable[[Tile], bool] | None = None) -> tuple[Tile, list[Tile]] | None:
     """The nearest tile (4-neighbour moves, at most ``REFUGE_DEPTH``) that is free and not in
-    ``avoid``, reached without crossing another unit (``taken``: tiles not to cross, by default
-    those under the other units): (tile, the tiles on the way there, itself last) or None."""
+    ``avoid`` (and ``fits``, if given), reached without crossing another unit (``taken``: tiles
+    not to cross, by default those under the other units): (tile, the tiles on the way there,
+    itself last) or None."""
     ok = passable(world, u)
     if taken is None:
         taken = occupied(world, u)
@@ -314,7 +316,7 @@ def refuge(world: World, u: UnitState, avoid: set[Tile], taken: set[Tile] | None
     queue = deque([(start, 0)])
     while queue:
         (x, y), d = queue.popleft()
-        if d and (x, y) not in avoid and (x, y) not in taken:
+        if d and (x, y) not in avoid and (x, y) not in taken and (fits is None or fits((x, y))):
             way: list[Tile] = []
             at: Tile | None = (x, y)
             while at is not None and at != start:
@@ -341,14 +343,36 @@ def go_to(world: World, u: UnitState, tile: Tile) -> None:
     world.detour(u, point)
 
 
-def make_way(world: World, u: UnitState, avoid: set[Tile]) -> bool:
-    """Ask the idle unit ``u`` to step to a free tile off ``avoid`` and then come back."""
-    spot = refuge(world, u, avoid)
+def way_of(u: UnitState) -> set[Tile]:
+    """The tiles ``u`` covers now and those of its path ahead."""
+    return set(path_tiles(u)) | body_tiles(u.x, u.y, u.spec.width)
+
+
+def make_way(world: World, u: UnitState, mover: UnitState) -> bool:
+    """Ask the idle unit ``u`` to step to a free tile off ``mover``'s way and then come back; only
+    to a tile from which it can come back without crossing the goal ``mover`` drives to: from
+    the far side of it (a corridor's end beyond it), ``mover``, resting there, would have to
+    make way in turn, and the two would take turns for good (a unit held with no such tile is
+    a jam in time, and a jam's plan tells who gives up when none gets both through)."""
+    past: set[Tile] = set()
+    if mover.order is not None and not mover.order.aside:
+        past = {t for g in mover.goal for t in body_tiles(g[0], g[1], mover.spec.width)}
+    ok = passable(world, u)
+    for x, y in past:
+        if 0 <= y < ok.shape[0] and 0 <= x < ok.shape[1]:
+            ok[y, x] = False
+    parts = label(ok)[0] if past else None
+    home = tile_of(u.x, u.y)
+
+    def back_home(t: Tile) -> bool:
+        return parts is None or parts[home[1], home[0]] >= 0 and parts[t[1], t[0]] == parts[home[1], home[0]]
+
+    spot = refuge(world, u, way_of(mover), fits=back_home)
     if spot is None:
         return False
-    home = (u.x, u.y, u.heading)
+    home_pose = (u.x, u.y, u.heading)
     world.order(u.spec.id, Order(OrderKind.MOVE, ((spot[0][0] + 0.5, spot[0][1] + 0.5, None),), aside=True))
-    world.order(u.spec.id, Order(OrderKind.MOVE, (home,), aside=True), queue=True)
+    world.order(u.spec.id, Order(OrderKind.MOVE, (home_pose,), aside=True), queue=True)
     return True
 
 

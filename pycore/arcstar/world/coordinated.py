@@ -27,8 +27,12 @@ bodies apart meanwhile, and where a body holds a unit that the plan has it wait 
 first centres that cross), the round is planned again (``RING_AFTER``). A unit resting on its
 goal that the plan has step aside leaves only when the unit it makes way for is near.
 
-Under fog, units of one team plan on what that team knows (unknown tiles open) and plan again
-when a wall they learn lies on a plan; units of several teams together plan on the map itself.
+Under fog, units plan on what their teams know (one plan for several teams: what any of them has
+seen; unknown tiles open) and plan again when a wall they learn lies on a plan.
+
+Giving up: when LaCAM has searched every way the units can move and none brings them all to
+their goals (``CooperativePlanner.unsolvable``), one unit with orders gives them up, its status
+``stuck`` (``_give_up``), and the round is planned again without it.
 
 Limits: units wider than a tile are planned as if a tile wide (``spacing`` still keeps their
 bodies apart); the nearest of several targets is the nearest by the ground (4 neighbours) from
@@ -59,6 +63,7 @@ from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
 from .spacing import MARGIN
 from .starts import OFF_CENTRE, passes_bodies, settle_route, starts
+from .state import UnitStatus
 from .units import UnitSpec
 
 if TYPE_CHECKING:
@@ -100,6 +105,13 @@ RING_AFTER = 3.0
 #: 2 tiles/s: a quarter pivot is the time of 4 tiles) met the 10 s criterion at 7 of 29 unseen
 #: doors of 20 tanks, against 4 with 1; 3 or 4 did worse (plans longer for everyone).
 TURN_TICKS = 2
+
+
+def _stuck(u: UnitState) -> None:
+    """``u`` gives up its orders where it stands: no plan brings it to its goal."""
+    u.tell(UnitStatus.STUCK)
+    u.order, u.arrived, u.resting = None, None, UnitStatus.STUCK
+    u.queue.clear()
 
 
 def turn_ticks(spec: UnitSpec) -> int:
@@ -378,7 +390,7 @@ class Cooperative(Avoider):
         its status saying why (a jam would take it in again, and again)."""
         out, left = starts(world, self.mine(world))
         for u in left:
-            u.status = "cooperative: shares its tile with another unit"
+            u.tell(UnitStatus.WAITING, "cooperative: shares its tile with another unit")
             if self.members is not None:
                 self.members.discard(u.spec.id)
         return out
@@ -414,7 +426,7 @@ class Cooperative(Avoider):
             if i < 0:
                 raise
             why = "its goal cannot be reached from where it stands" if e.field.endswith(".goal") else str(e)
-            units[i].status = f"no route: {Status.NO_PATH}: {why}"
+            units[i].tell(UnitStatus.FAILED, f"no route: {Status.NO_PATH}: {why}")
             units[i].order = None
             units[i].queue.clear()
             self.dirty = True
@@ -430,7 +442,6 @@ class Cooperative(Avoider):
             for t, tile in enumerate(tiles):
                 if tile != visits[-1][0]:
                     visits.append((tile, t))
-            end = visits[-1][0]
             plan = self.plans[u.spec.id] = Schedule(visits, goal, want)
             for k, (tile, t) in enumerate(visits):
                 self.by_tile.setdefault(tile, []).append((t, u.spec.id, k))
@@ -443,17 +454,31 @@ class Cooperative(Avoider):
                     self.by_tile.setdefault(tile, []).append((-1, u.spec.id, held))
             if self._want(world, u) is None and len(visits) > 1:  # idle, but asked to step aside
                 u.queue.append(Order(OrderKind.MOVE, ((u.x, u.y, u.heading),), aside=True))
-            if end != goal and self.rounds >= MAX_ROUNDS:
-                u.status = "cooperative: stuck (no plan reaches the goal)"
-        if self.rounds >= MAX_ROUNDS and self.members is not None:
-            self.members.clear()  # a jam it cannot untangle: hand the units back
+        if planner.unsolvable:
+            self._give_up(units, agents, wants, history)
+        elif self.rounds >= MAX_ROUNDS and self.members is not None:
+            self.members.clear()  # a jam it cannot untangle, maybe for want of search: hand the units back
         elif self.rounds >= MAX_ROUNDS:
             self.rounds = 0
             for u in units:
                 plan = self.plans[u.spec.id]
                 if plan.want is not None and plan.visits[-1][0] != plan.goal:
-                    u.order = None
-                    u.queue.clear()
+                    _stuck(u)
+
+    def _give_up(self, units: list[UnitState], agents: list[tuple[Tile, Tile]], wants: list[Tile | None],
+                 history: list[list[Tile]]) -> None:
+        """No plan exists for these units (LaCAM searched every way they can move): one unit
+        with orders gives them up (``_stuck``), and the rest are planned again without it, one at
+        a time, so no unit that can still get through is stopped. The one to give up: of those
+        the best plan found leaves short of their goals, the farthest from it; else (the plan
+        has a unit resting on its goal pushed off it for good) the one with orders farthest."""
+        ways = [(h[-1] != g, abs(h[-1][0] - g[0]) + abs(h[-1][1] - g[1]) + abs(h[0][0] - g[0]) + abs(h[0][1] - g[1]),
+                 -k, u) for k, (u, (_, g), want, h) in enumerate(zip(units, agents, wants, history, strict=True))
+                if want is not None]
+        if ways:
+            _stuck(max(ways, key=lambda e: e[:3])[3])
+            self.rounds = 0
+            self.dirty = True
 
     @staticmethod
     def _best_order(planner: CooperativePlanner, agents: list[tuple[Tile, Tile]], history: list[list[Tile]]

@@ -293,7 +293,7 @@ class Local(Avoider):
                 return
             if not outsider.busy and waited >= HOLD_REPLAN and now >= h.quiet_until:
                 h.quiet_until = now + COOLDOWN  # an idle unit steps aside, as for anyone
-                if make_way(world, outsider, set(path_tiles(u)) | body_tiles(u.x, u.y, u.spec.width)):
+                if make_way(world, outsider, u):
                     world.note(outsider, EventKind.MAKE_WAY)
                     return
             if waited >= JAM_AFTER:

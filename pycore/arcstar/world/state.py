@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Protocol
 
 from ..geometry.primitives import Path
@@ -16,6 +17,23 @@ from .orders import Order, Point
 from .units import UnitSpec
 
 
+class UnitStatus(Enum):
+    """What a unit is doing, for code (``UnitState.status`` says it for people)."""
+
+    IDLE = "idle"
+    MOVING = "moving"
+    ARRIVED = "arrived"
+    STOPPED = "stopped"
+    PATROLLING = "patrolling"
+    FAILED = "failed"  # no route: its plan failed and its orders were dropped
+    WAITING = "waiting"  # left out of a cooperative plan for now (two units on one tile)
+    STUCK = "stuck"  # no plan brings it to its goal past the other units: orders dropped
+
+
+#: What ``status`` says of a state, where it says more than the state's name.
+STATUS_TEXT = {UnitStatus.STUCK: "stuck: no plan brings it to its goal past the other units"}
+
+
 @dataclass
 class UnitState:
     """A unit's state in the world: where it is, what it does, what it was told.
@@ -24,9 +42,12 @@ class UnitState:
     not given aside (``Order.aside``). arrived: the time (s) it came to stand on that goal with
     nothing left to do, kept while avoidance has it step aside and back (None: not arrived, or
     it was stopped, patrols, or ended away from its goal).
-    status: "idle", "moving", "arrived", "stopped", "patrolling", or why a plan failed.
-    resting: what the status says when it stands with nothing of its own to do and no goal:
-    "stopped" after a stop order (kept while avoidance moves it aside), else "idle".
+    state: what it is doing (``UnitStatus``); status: the same for people ("idle", "moving",
+    "arrived", "stopped", "patrolling", "stopped 1.00 tiles from its goal", or why a plan
+    failed); both set together (``tell``).
+    resting: its state when it stands with nothing of its own to do: STOPPED after a stop order
+    and STUCK after it gave up its orders (both kept while avoidance moves it aside and back;
+    STOPPED only with no goal), else IDLE.
     """
 
     spec: UnitSpec
@@ -36,8 +57,9 @@ class UnitState:
     speed: float = 0.0
     arrived: float | None = None
     goal: tuple[Point, ...] = ()
+    state: UnitStatus = UnitStatus.IDLE
     status: str = "idle"
-    resting: str = "idle"
+    resting: UnitStatus = UnitStatus.IDLE
     mover: Mover | None = None
     queue: deque[Order] = field(default_factory=deque)
     timed: list[Order] = field(default_factory=list)
@@ -68,6 +90,11 @@ class UnitState:
     def busy(self) -> bool:
         """Moving, or with orders to carry out now or later."""
         return self.mover is not None or bool(self.queue) or bool(self.timed) or self.order is not None
+
+    def tell(self, state: UnitStatus, status: str | None = None) -> None:
+        """Set its ``state`` and, for people, its ``status`` (``STATUS_TEXT`` or the state's name
+        unless given)."""
+        self.state, self.status = state, STATUS_TEXT.get(state, state.value) if status is None else status
 
     def sample(self, t: float) -> None:
         self.samples.append((t, self.x, self.y, self.heading, self.speed))

@@ -30,7 +30,7 @@ from .motion import Mover
 from .orders import Order, OrderKind, Point, Route, plan_route, tile_of
 from .spacing import MARGIN, Neighbours, reach_pad
 from .spacing import room as spacing_room
-from .state import UnitState
+from .state import UnitState, UnitStatus
 from .units import PLAIN_METHODS, Avoidance, Kind, UnitSpec
 
 #: The default tick (s).
@@ -260,13 +260,14 @@ class World:
         while u.order is None and u.queue:
             order = u.queue.popleft()
             if order.kind is OrderKind.STOP:
-                u.status, u.arrived, u.goal, u.resting = "stopped", None, (), "stopped"
+                u.arrived, u.goal, u.resting = None, (), UnitStatus.STOPPED
+                u.tell(UnitStatus.STOPPED)
                 continue
             if order.kind is OrderKind.PATROL and len(order.points) == 1:  # back and forth from where it stands
                 order = replace(order, points=(order.points[0], (u.x, u.y, None)))
             u.order, u.leg = order, 0
             if not order.aside:  # a step aside (and back) keeps the arrival it interrupts
-                u.arrived, u.resting = None, "idle"
+                u.arrived, u.resting = None, UnitStatus.IDLE
                 u.goal = order.points if order.kind in (OrderKind.MOVE, OrderKind.NEAREST) else ()
         if u.order is not None:
             self._start_leg(u, now)
@@ -323,7 +324,8 @@ class World:
             if u.detour is not None:
                 u.detour = None
             elif route.message and order is not None:
-                u.status, u.order = f"no route: {route.message}", None
+                u.tell(UnitStatus.FAILED, f"no route: {route.message}")
+                u.order = None
                 u.queue.clear()
                 if _miss(u) > ARRIVED_WITHIN:  # (a step aside that found no way keeps the unit on its goal)
                     u.arrived = None
@@ -332,9 +334,9 @@ class World:
             return
         u.mover = Mover(route.path, u.spec, u.heading, route.speed_limits)
         if order is None:
-            u.status = "moving"
+            u.tell(UnitStatus.MOVING)
         else:
-            u.status = "patrolling" if order.kind is OrderKind.PATROL else "moving"
+            u.tell(UnitStatus.PATROLLING if order.kind is OrderKind.PATROL else UnitStatus.MOVING)
 
     def _leg_done(self, u: UnitState, now: float) -> None:
         order = u.order
@@ -347,14 +349,14 @@ class World:
             return
         miss = _miss(u)  # only steps aside (and back) are left, if anything
         if miss <= ARRIVED_WITHIN:
-            u.status = "arrived"
+            u.tell(UnitStatus.ARRIVED)
             if u.arrived is None:  # (back from a step aside, it keeps the time its order was done)
                 u.arrived = now
             return
         if u.queue:  # on its way aside and back
             return
         u.arrived = None
-        u.status = _resting(u)
+        _rest(u)
 
     # -- motion -------------------------------------------------------------------------------
     def _move(self, u: UnitState, now: float, near: Neighbours | None) -> None:
@@ -382,11 +384,11 @@ class World:
             if m.arrived and u.detour is not None:
                 u.detour = None
                 if u.order is None and not u.queue:  # moved aside with nothing of its own to do
-                    u.status = _resting(u)
+                    _rest(u)
             elif m.arrived and u.order is not None:
                 self._leg_done(u, now + self.dt)
             elif not m.arrived and u.order is None and not u.queue and u.detour is None:
-                u.status = _resting(u)
+                _rest(u)
 
 
 def _own_orders_done(u: UnitState) -> bool:
@@ -394,14 +396,19 @@ def _own_orders_done(u: UnitState) -> bool:
     return not u.timed and all(o.aside for o in u.queue)
 
 
-def _resting(u: UnitState) -> str:
-    """The status of ``u`` standing with nothing of its own left to do: arrived (on the goal it
+def _rest(u: UnitState) -> None:
+    """Tell ``u`` it stands with nothing of its own left to do: arrived (on the goal it
     reached), stopped beside its goal (two units sent to one tile, say), or, with no goal, as it
-    rests: idle, or stopped by an order (avoidance may have moved it aside since)."""
+    rests: idle, stuck, or stopped by an order (avoidance may have moved it aside since)."""
     miss = _miss(u)
     if u.arrived is not None and miss <= ARRIVED_WITHIN:
-        return "arrived"
-    return f"stopped {miss:.2f} tiles from its goal" if u.goal else u.resting
+        u.tell(UnitStatus.ARRIVED)
+    elif u.resting is UnitStatus.STUCK:
+        u.tell(UnitStatus.STUCK)
+    elif u.goal:
+        u.tell(UnitStatus.STOPPED, f"stopped {miss:.2f} tiles from its goal")
+    else:
+        u.tell(u.resting)
 
 
 def _miss(u: UnitState) -> float:
