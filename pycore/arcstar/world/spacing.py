@@ -13,7 +13,9 @@ Units move one after another in a tick, so each sees the others where they alrea
 Bodies that are not in the way now but will be are met too: where the path ahead crosses the
 path another moving unit (at ``VMIN`` or faster) will take before it could stop, at about the
 same time (``_crossing``), the unit that would get there later brakes for the place; the other
-goes first.
+goes first. And no unit drives into the stretch a unit that brakes weakly (``weak``) will drive
+before it could stop (``_unstoppable``), whenever either would get there: it gets the right of
+way it needs.
 
 This is the part of Lester's "waiting when the other unit will clear" that keeps bodies apart;
 the avoidance methods decide what to do when a unit stays held (``Neighbours`` and ``room``
@@ -214,10 +216,12 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
         if off < half + jhalf + MARGIN + STANDOFF:
             still.append(j)
         # its way's points lie within its reach (and a point) of it: farther off, its box need not
-        # be made; nor for a unit behind this one going its way (it minds this one: ``_crossing``)
+        # be made; nor for a unit behind this one going its way (it minds this one: ``_crossing``),
+        # unless it brakes weakly (``_unstoppable``: it may not be able to)
         if jreach >= 0.0 and off < jreach + SPACING + JOINT_SLACK + half + jhalf + MARGIN and \
                 not (math.cos(u.heading - j.heading) > 0.0 and
-                     math.cos(u.heading) * (jx - x) + math.sin(u.heading) * (jy - y) < 0.0) and \
+                     math.cos(u.heading) * (jx - x) + math.sin(u.heading) * (jy - y) < 0.0 and
+                     not weak(j.mover)) and \
                 boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN):
             moving.append(j)
     best, who = math.inf, None
@@ -225,7 +229,10 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
         best, who = _standing(u, still, near, dt, i0, i1, i2, standoff, margin)
     if moving:
         for j in moving:
-            at = _crossing(u, j, near, dt, i0, i1, half + j.spec.width / 2.0 + MARGIN)
+            clear = half + j.spec.width / 2.0 + MARGIN
+            at = _unstoppable(u, j, near, dt, i0, i1, clear)
+            if at is None:
+                at = _crossing(u, j, near, dt, i0, i1, clear)
             if at is not None:
                 gap = max(0.0, ds[at] - m.s - SPACING)
                 if gap < best:
@@ -346,13 +353,62 @@ def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
     return jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - jm.s) / max(jm.v, VMIN)
 
 
+def weak(m: Mover | None) -> bool:
+    """Whether the unit driving ``m`` brakes weakly: at its top speed it needs more to stop than
+    it drives in ``WINDOW`` seconds (v^2 / 2b > v WINDOW; no kind of unit does)."""
+    return m is not None and m.unit.speed > 2.0 * m.brake_rate * WINDOW
+
+
+def _unstoppable(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, i1: int,
+                 clear: float) -> int | None:
+    """Where ``u`` must stop for the moving unit ``j`` if ``j`` brakes weakly (``weak``): a body
+    could stand in its way beyond what ``_crossing`` times (come early, then stopped at a corner,
+    its goal, or held) where ``j`` could not brake for it. The first point of ``u``'s way (its
+    points ``i0``..``i1``) within ``clear`` of the stretch ``j`` will drive before it could stop
+    (and a tick and a tile, its way ahead: a unit standing just beyond its stop would be in it by
+    the time ``j`` brakes for it), whenever either gets there; None if there is none. A unit in
+    that stretch already may drive on but not deeper (out of it, rather than wait there)."""
+    kept = near._ahead(j, dt)
+    if kept is None:
+        return None
+    jm = kept.mover
+    if not weak(jm):
+        return None  # it stops within the stretch ``_crossing`` times: that check is enough
+    assert kept.span is not None and u.mover is not None
+    m = u.mover
+    jxs, jys = jm.xy_lists()
+    jds = jm.dists()
+    j0, end = kept.span[0], min(kept.span[1], len(jds) - 1)
+    if end < j0:
+        return None
+    if _first_near(jxs, jys, jds, j0, end, u.x, u.y, clear) >= 0:  # in it already: no deeper
+        clear = min(math.hypot(jxs[i] - u.x, jys[i] - u.y) for i in range(j0, end + 1)) - 1e-9
+    box = jm.box(j0, end)
+    xs, ys = m.xy_lists()
+    ds = m.dists()
+    last = min(i1, len(xs) - 1)
+    k = i0
+    while k <= last:
+        x, y = xs[k], ys[k]
+        off = off_box(box, x, y)
+        if off >= clear:  # far from the stretch's box: jump as ``_first_near`` does
+            skip = off - clear - JOINT_SLACK
+            k = bisect_left(ds, ds[k] + skip, k + 1, last + 1) if skip > SPACING else k + 1
+            continue
+        if _first_near(jxs, jys, jds, j0, end, x, y, clear) >= 0:
+            return k
+        k += 1
+    return None
+
+
 def _crossing(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, i1: int,
               clear: float) -> int | None:
     """Where ``u`` must stop for the moving unit ``j``: both bodies (``clear`` apart at the
     least) would be at one place within ``WINDOW`` seconds of each other, each at its speed
     (``VMIN`` at least), and ``j`` gets there first (ties: the lower id goes first). The index
     into ``points()`` of the first such point of ``u``'s way (its points ``i0``..``i1``), or None.
-    ``room`` leaves out a unit behind ``u`` going its way: it minds ``u``."""
+    ``room`` leaves out a unit behind ``u`` going its way (it minds ``u``) unless it brakes
+    weakly."""
     kept = near._ahead(j, dt)
     if kept is None:
         return None
