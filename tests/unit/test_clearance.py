@@ -289,10 +289,16 @@ def test_a_walled_copys_tables_are_patched_from_its_origins_and_still_exact(seed
 @given(seed=st.integers(0, 2**31), width=st.sampled_from([None, 0.5, 0.9, 1.0, 1.6, 3.0]),
        diagonal=st.sampled_from(["both", "never"]))
 def test_a_walled_copy_plans_as_a_map_built_fresh_does(seed, width, diagonal):
+    _, walled, blocked = walled_case(seed)
+    same_plans(walled, TileMap.from_blocked(blocked), seed, width, diagonal)
+
+
+def same_plans(copy: TileMap, fresh: TileMap, seed: int, width: float | None, diagonal: str) -> None:
+    """Plans between random open tiles on ``copy`` and on ``fresh`` (the same map built anew)
+    agree: status, path, cost and expansions."""
     from arcstar.planner import plan
 
-    base, walled, blocked = walled_case(seed)
-    fresh = TileMap.from_blocked(blocked)
+    blocked = fresh.blocked
     h, w = blocked.shape
     rng = np.random.default_rng(seed)
     opts = {"width": width, "diagonal": diagonal, "neighbours": 8 if diagonal == "both" else 4}
@@ -308,7 +314,7 @@ def test_a_walled_copy_plans_as_a_map_built_fresh_does(seed, width, diagonal):
         b = (int(rng.integers(0, w)), int(rng.integers(0, h)))
         if blocked[a[1], a[0]] or blocked[b[1], b[0]]:
             continue
-        assert outcome(walled, a, b) == outcome(fresh, a, b)
+        assert outcome(copy, a, b) == outcome(fresh, a, b)
 
 
 def test_walled_copies_forget_their_origin_once_either_changes():
@@ -330,3 +336,68 @@ def test_walled_copies_forget_their_origin_once_either_changes():
     no_walls = TileMap(np.zeros((2, 2), dtype=np.uint8), [Terrain(0, "ground", ".", 1.0)])
     with pytest.raises(ValueError):
         no_walls.walled([(0, 0)])
+
+
+def costly_case(seed: int, kind: str) -> tuple[TileMap, TileMap]:
+    """A walled copy (``walled``) of a random map and the same map built fresh. ``kind``: "terrain"
+    (tiles of several costs), "influence" (a penalty layer given to the copy, as the world's
+    claimed tiles are), "chain" (walls again on such a copy, as a re-plan round units does)."""
+    blocked = random_blocked(seed)
+    rng = np.random.default_rng(seed + 2)
+    h, w = blocked.shape
+    terrain = np.where(blocked, 1, 0).astype(np.uint8)
+    if kind == "terrain":  # some open tiles costlier (code 2)
+        terrain[(rng.random((h, w)) < 0.3) & ~blocked] = 2
+    terrains = [Terrain(0, "ground", ".", 1.0), Terrain(1, "wall", "#", math.inf), Terrain(2, "mud", "~", 3.0)]
+    base = TileMap(terrain, terrains)
+
+    def tiles() -> list[tuple[int, int]]:
+        return [(int(x), int(y)) for x, y in zip(rng.integers(-1, w + 1, 6), rng.integers(-1, h + 1, 6))]
+    penalty = None
+    if kind != "terrain":
+        penalty = np.where(rng.random((h, w)) < 0.2, rng.choice([5.0, 20.0, 0.5], (h, w)), 0.0)
+    copy = base.walled(tiles()[:int(rng.integers(0, 7))], penalty)
+    if kind == "chain":
+        copy = copy.walled(tiles())
+    fresh = TileMap(copy.terrain.copy(), terrains)
+    fresh.set_influence(copy.influence)
+    return copy, fresh
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), kind=st.sampled_from(["terrain", "influence", "chain"]),
+       width=st.sampled_from([None, 0.5, 0.9, 1.6]), diagonal=st.sampled_from(["both", "never"]))
+def test_a_walled_copy_with_costs_plans_as_a_map_built_fresh_does(seed, kind, width, diagonal):
+    """Its graph is the origin's restricted (and, for a penalty layer the origin lacks, its step
+    costs raised): the same plans, costs and expansions as a graph built from nothing."""
+    copy, fresh = costly_case(seed, kind)
+    assert copy.walled_from() is not None
+    same_plans(copy, fresh, seed, width, diagonal)
+
+
+def test_a_penalty_layer_given_to_a_walled_copy_is_checked():
+    base = TileMap.empty(4, 3)
+    for bad in (np.zeros((2, 2)), np.full((3, 4), -1.0), np.full((3, 4), np.nan)):
+        with pytest.raises(ValueError):
+            base.walled([(0, 0)], bad)
+    layer = np.ones((3, 4))
+    copy = base.walled([], layer)
+    layer[0, 0] = 9.0  # the copy keeps its own
+    assert copy.influence[0, 0] == 1.0 and base.influence is None and copy.walled_from() is not None
+
+
+def test_walls_over_the_only_costly_tiles_plan_as_a_fresh_map():
+    """The origin's searches take the general loop (tiles of two costs), the walled copy's
+    would take the uniform one (its costly tile walled): built anew, the same plans."""
+    from arcstar.planner import plan
+
+    terrains = [Terrain(0, "ground", ".", 1.0), Terrain(1, "wall", "#", math.inf), Terrain(2, "mud", "~", 3.0)]
+    terrain = np.zeros((5, 7), dtype=np.uint8)
+    terrain[2, 3] = 2
+    base = TileMap(terrain, terrains)
+    copy = base.walled([(3, 2)])
+    fresh = TileMap(copy.terrain.copy(), terrains)
+    for width in (None, 0.8):
+        a, b = plan(copy, (0, 2), (6, 2), width=width), plan(fresh, (0, 2), (6, 2), width=width)
+        assert (a.status, a.path, a.cost, a.expanded) == (b.status, b.path, b.cost, b.expanded)
+        assert (3, 2) not in a.path

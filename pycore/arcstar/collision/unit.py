@@ -8,10 +8,13 @@ acceleration arrive with units in motion (the world layer).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
 
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput
-from ..search.grid import GridGraph, GridOptions, graph_for
+from ..search.grid import GridGraph, GridOptions, graph_for, one_step_cost
 from ..search.options import check_number
 from .clearance import move_masks_for, passable_for
 
@@ -51,9 +54,28 @@ def unit_graph(tilemap: TileMap, grid: GridOptions, width: float | None) -> Grid
     def build() -> GridGraph:
         origin = tilemap.walled_from()
         graph = None if origin is None else unit_graph(origin[0], grid, w)
-        # walls take tiles away, so a search reads only what it read before, but for the one cost
-        # of every step and the heuristic's scale: the same on both maps, or built anew
-        if graph is None or graph.uniform_steps is None or tilemap.min_cost() != graph.min_cost:
-            graph = graph_for(tilemap, grid)
-        return graph.restricted(move_masks_for(tilemap, w), passable_for(tilemap, w), tilemap.version)
+        added = None if origin is None else _added_penalties(origin[0], tilemap)
+        # walls take tiles away, so a search reads only what it read before, but for whether all
+        # steps cost one the same (the uniform loop) and the heuristic's scale: the same on both
+        # maps, or built anew; penalties added on a map that had none are added to the same step
+        # costs (``penalised``: then some open tile costs more, on both)
+        if graph is None or added is False or tilemap.min_cost() != graph.min_cost or \
+                added is None and graph.uniform_steps is None and one_step_cost(tilemap, grid):
+            graph, added = graph_for(tilemap, grid), None
+        out = graph.restricted(move_masks_for(tilemap, w), passable_for(tilemap, w), tilemap.version)
+        return out if added is None else out.penalised(*added)
     return tilemap.cached(f"graph:{grid}:width={w!r}", build)
+
+
+def _added_penalties(origin: TileMap, tilemap: TileMap) -> tuple[np.ndarray, np.ndarray] | Literal[False] | None:
+    """The open tiles of ``tilemap`` (walled from ``origin``) whose penalty it adds, and how
+    much (flat indices, amounts); None if it adds none (the same layer, or none on either);
+    False if that cannot be patched exactly (``origin`` has other penalties of its own: a sum of
+    two penalties need not equal one layer)."""
+    if tilemap.influence is None:
+        return None if origin.influence is None else False
+    if origin.influence is not None:
+        return None if np.array_equal(origin.influence, tilemap.influence) else False
+    flat = tilemap.influence.ravel()
+    cells = np.flatnonzero((flat > 0) & ~tilemap.blocked.ravel())
+    return (cells, flat[cells]) if len(cells) else None

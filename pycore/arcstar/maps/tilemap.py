@@ -105,11 +105,12 @@ class TileMap:
         m.version = self.version
         return m
 
-    def walled(self, tiles: Iterable[tuple[int, int]]) -> TileMap:
-        """A copy with ``tiles`` (x, y; those off the map are ignored) made walls. The copy
-        remembers this map (``walled_from``), so that what other layers derive from it can be
-        patched from this map's instead of built again: a unit planning round a few tiles others
-        hold pays for those tiles, not for the whole map."""
+    def walled(self, tiles: Iterable[tuple[int, int]], influence: np.ndarray | None = None) -> TileMap:
+        """A copy with ``tiles`` (x, y; those off the map are ignored) made walls, and with
+        ``influence`` as its penalty layer if given (as ``set_influence``). The copy remembers
+        this map (``walled_from``), so that what other layers derive from it can be patched from
+        this map's instead of built again: a unit planning round a few tiles others hold pays for
+        those tiles, not for the whole map."""
         code = next((c for c in (WALL, *self.terrains) if c in self.terrains and self.terrains[c].cost == INF), None)
         if code is None:
             raise ValueError("this map has no impassable terrain to make walls of")
@@ -123,6 +124,8 @@ class TileMap:
             if 0 <= x < w and 0 <= y < h:
                 flat.add(int(y) * w + int(x))
         out = self.copy()
+        if influence is not None:
+            out.influence = _checked_influence(influence, self.terrain.shape)
         cells = np.array(sorted(flat), dtype=np.int64)
         cells = cells[~self.blocked.ravel()[cells]]  # the tiles this makes blocked
         if len(cells):
@@ -180,14 +183,7 @@ class TileMap:
 
     def set_influence(self, influence: np.ndarray | None) -> None:
         """Set the additive penalty layer (Lester's influence map); None removes it."""
-        if influence is not None:
-            influence = np.asarray(influence, dtype=np.float64)
-            if influence.shape != self.terrain.shape:
-                raise ValueError(f"influence shape {influence.shape} != map shape {self.terrain.shape}")
-            if not np.all(np.isfinite(influence)) or np.any(influence < 0):
-                raise ValueError("influence penalties must be finite and >= 0")
-            influence = influence.copy()
-        self.influence = influence
+        self.influence = None if influence is None else _checked_influence(influence, self.terrain.shape)
         self.touch()
 
     def touch(self) -> None:
@@ -252,3 +248,13 @@ def check_size(width: object, height: object) -> tuple[int, int]:
             f"of {MAX_TILES} tiles"
         )
     return w, h
+
+
+def _checked_influence(influence: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A copy of ``influence`` as a penalty layer for a map of ``shape``, checked."""
+    out = np.array(influence, dtype=np.float64)
+    if out.shape != shape:
+        raise ValueError(f"influence shape {out.shape} != map shape {shape}")
+    if not np.all(np.isfinite(out)) or np.any(out < 0):
+        raise ValueError("influence penalties must be finite and >= 0")
+    return out

@@ -382,7 +382,9 @@ def detour(world: World, u: UnitState, around: Iterable[Tile]) -> bool:
     return world.replan(u, frozenset(around), DETOUR_FACTOR * way_left(u) + DETOUR_EXTRA)
 
 
-def walled(base: TileMap, tiles: Iterable[Tile], keep: Iterable[Tile] = ()) -> TileMap:
-    """A copy of ``base`` with ``tiles`` made walls (``keep`` left as they are)."""
+def walled(base: TileMap, tiles: Iterable[Tile], keep: Iterable[Tile] = (), influence: np.ndarray | None = None
+           ) -> TileMap:
+    """A copy of ``base`` with ``tiles`` made walls (``keep`` left as they are) and, if given,
+    ``influence`` as its penalty layer."""
     kept = set(keep)
-    return base.walled(t for t in tiles if t not in kept)
+    return base.walled((t for t in tiles if t not in kept), influence)

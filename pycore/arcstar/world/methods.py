@@ -423,10 +423,7 @@ class Claimed(Local):
                     penalty[y, x] += PENALTY
         if not walls and penalty is None:
             return base
-        out = walled(base, walls, body_tiles(u.x, u.y, u.spec.width))
-        if penalty is not None:
-            out.set_influence(penalty)
-        return out
+        return walled(base, walls, body_tiles(u.x, u.y, u.spec.width), penalty)
 
 
 def make_avoider(avoidance: Avoidance) -> Avoider:
