@@ -363,3 +363,44 @@ def test_a_patrol_from_the_keyboard_alone(lab: Page):
     orders = world(lab)["units"][0]["orders"]
     assert orders and orders[0].startswith("patrol"), orders
     assert world(lab)["units"][0]["status"] != "failed"
+
+
+# ----------------------------------------------------------------------------- units that cannot pass
+
+# A room with the search's markers, and below it (walled off) a corridor one tile wide, no bay.
+CORRIDOR = ["############",
+            "#S........G#",
+            "############",
+            "#..........#",
+            "############"]
+
+
+@pytest.mark.parametrize("method", ["pinter", "cooperative"])
+def test_two_units_that_cannot_pass_in_a_corridor_read_stuck(lab: Page, method, save_screen):
+    """Two people sent past each other through a corridor one tile wide: no plan can do it, so
+    both give up their orders and the Units panel says so (before, under pinter they read
+    'moving' for good); their order lists empty, and the world stops having work to do."""
+    fresh_world(lab, CORRIDOR)
+    lab.get_by_test_id("world-avoidance").select_option(method)
+    a = place(lab, "person", 1.5, 3.5)
+    b = place(lab, "person", 10.5, 3.5)
+    for uid, target in ((a, (10.5, 3.5)), (b, (1.5, 3.5))):
+        lab.get_by_test_id("tool-select").click()
+        lab.mouse.click(*point(lab, 1.5 if uid == a else 10.5, 3.5))
+        lab.wait_for_function(f"window.arcstar.world().selected.join() === {uid!r}")
+        right_click(lab, *target)
+        lab.wait_for_function(f"window.arcstar.world().units.find((u) => u.id === {uid!r}).orders.length === 1")
+    lab.get_by_test_id("world-play").click()
+    lab.wait_for_function("window.arcstar.world().units.every((u) => u.status === 'stuck')", timeout=TIMEOUT_MS)
+    units = world(lab)["units"]
+    assert all(u["orders"] == [] for u in units), units
+    assert units[0]["x"] < units[1]["x"]  # they never passed
+    lab.get_by_test_id("tool-select").click()
+    lab.mouse.click(*point(lab, units[0]["x"], units[0]["y"]))
+    card = lab.get_by_test_id("world-selected")
+    lab.wait_for_function("document.querySelector('[data-testid=world-selected]').innerText.includes('stuck')")
+    assert card.locator(".bad").count() >= 1
+    card.scroll_into_view_if_needed()
+    save_screen(lab, f"stuck-corridor-{method}")
+    lab.get_by_test_id("world-play").click()
+    lab.wait_for_function("!window.arcstar.world().running")
