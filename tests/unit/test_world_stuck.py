@@ -114,3 +114,83 @@ def test_the_lab_world_reports_stuck_units_with_their_own_code():
     out = call(svc, {"type": "world_step", "id": 3, "ticks": 200})
     assert [STATUS_CODES[c] for c in arrays(svc, out)["status"]] == ["stuck", "stuck"]
     assert set(STATUS_CODES) == {s.value for s in UnitStatus}
+
+
+def most_that_can_arrive(rows: list[str], starts: list[tuple[int, int]], goals: list[tuple[int, int]]) -> int:
+    """Written here, apart from the world's search: the most units that can stand on their goals
+    together, the others anywhere, moving one tile at a time (4 neighbours) into free tiles (a
+    breadth-first search of every arrangement of the units)."""
+    from collections import deque
+    from itertools import combinations
+
+    open_ = {(x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c != "#"}
+
+    def can(who: tuple[int, ...]) -> bool:
+        start = tuple(starts)
+        seen, todo = {start}, deque([start])
+        while todo:
+            now = todo.popleft()
+            if all(now[i] == goals[i] for i in who):
+                return True
+            for i, (x, y) in enumerate(now):
+                for nxt in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                    if nxt in open_ and nxt not in now:
+                        new = now[:i] + (nxt,) + now[i + 1:]
+                        if new not in seen:
+                            seen.add(new)
+                            todo.append(new)
+        return False
+    n = len(starts)
+    return next(k for k in range(n, -1, -1) if any(can(c) for c in combinations(range(n), k)))
+
+
+BAYS = [
+    (["#######", "####.##", "#.....#", "#######"],
+     [((5, 2), (4, 1), "person"), ((1, 2), (4, 2), "example"), ((4, 1), (3, 2), "tank")]),
+    (["#############", "#.###########", "#...........#", "###.#########", "#############"],
+     [((9, 2), (6, 2), "example"), ((6, 2), (9, 2), "example"), ((11, 2), (11, 2), "example"),
+      ((3, 2), (3, 2), "person"), ((8, 2), (5, 2), "tank"), ((4, 2), (4, 2), "person")]),
+    (["##########", "#...#....#", "###.#.####", "#........#", "##########"],
+     [((1, 3), (8, 3), "person"), ((8, 3), (1, 3), "person"), ((3, 1), (6, 1), "example")]),
+]
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("case", range(len(BAYS)))
+def test_in_corridors_with_bays_as_many_arrive_as_can_and_the_rest_give_up(method, case):
+    """Corridors one tile wide with bays and dead ends, units of several kinds: as many arrive
+    as any plan could bring to their goals together (worked out here), and the others read
+    stuck; the run ends."""
+    rows, spec = BAYS[case]
+    kinds = {"person": {"kind": "person"}, "tank": {"kind": "tank"}, "example": UNITS["example"]}
+    doc = {"map": rows, "seed": 1, "duration": 240, "avoidance": method, "units": [
+        {"id": f"u{i}", "start": [s[0] + .5, s[1] + .5, 0.0], "goal": [g[0] + .5, g[1] + .5], **kinds[k]}
+        for i, (s, g, k) in enumerate(spec)]}
+    w = run(doc)
+    best = most_that_can_arrive(rows, [s for s, _, _ in spec], [g for _, g, _ in spec])
+    arrived = [u for u in w.units if u.state is UnitStatus.ARRIVED]
+    assert len(arrived) == best, [(u.id, u.status) for u in w.units]
+    assert all(u.state is UnitStatus.STUCK for u in w.units if u not in arrived), [(u.id, u.status) for u in w.units]
+    assert not w.busy and overlap(w) <= 0.05
+
+
+def test_the_search_of_every_arrangement_finds_plans_proves_none_and_stops_at_its_budget():
+    from arcstar.search.feasible import reachable_steps, schedule
+    from arcstar.search.sliced import run_to_end
+
+    def line(n: int):
+        return lambda v: [u for u in (v - 1, v + 1) if 0 <= u < n]
+    swap = run_to_end(reachable_steps([0, 5], [5, 0], line(6), 10_000))
+    assert swap.answer is False
+    loose = run_to_end(reachable_steps([0, 5], [5, 0], line(6), 10_000, free=[1]))  # the second may end anywhere
+    assert loose.answer is False  # it still blocks the first
+    far = run_to_end(reachable_steps([0, 3], [2, 5], line(6), 10_000))
+    assert far.answer is True
+    configs = schedule([0, 3], far.moves)
+    assert configs[0] == (0, 3) and configs[-1] == (2, 5)
+    for a, b in zip(configs, configs[1:]):
+        assert len(set(b)) == 2 and all(abs(p - q) <= 1 for p, q in zip(a, b))
+        assert not (a[0] == b[1] and a[1] == b[0])  # no swaps
+        assert not any(b[i] == a[j] and i != j and b[i] != a[i] for i in range(2) for j in range(2))  # no trains
+    assert len(configs) - 1 < len(far.moves)  # the two moved together where they could
+    assert run_to_end(reachable_steps(list(range(6)), list(range(6))[::-1], line(12), 50)).answer is None

@@ -50,6 +50,7 @@ import numpy as np
 
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
+from .feasible import Reach, reachable_steps, schedule
 from .lacam import lacam_steps
 from .sliced import Sliced, run_to_end
 
@@ -212,7 +213,8 @@ class CooperativePlanner:
         self._plan_tick = 0
         #: Rounds in which no order of the agents found plans for all (everyone waited a tick).
         self.jammed = 0
-        #: Whether ``solve`` took LaCAM's plan (``complete``) after WHCA* stopped short.
+        #: Whether ``solve`` took LaCAM's plan (``complete``), or ``proving`` its own, after WHCA*
+        #: stopped short.
         self.completed = False
         #: Whether LaCAM searched every configuration reachable from the starts and none had
         #: every agent on its goal: no plan exists (not merely none found within the bounds).
@@ -528,6 +530,36 @@ class CooperativePlanner:
             yield from self._complete(starts, done, int(complete))
         return [[self._xy(p) for p in h] for h in self.history]
 
+    def proving(self, max_work: int, free: Sequence[int] = ()) -> Sliced[list[list[Tile]]]:
+        """For when ``solving`` found no plan for everyone (WHCA* stopped short and LaCAM ran
+        out of budget or found none): whether the agents can reach their goals from their
+        starts at all, the agents ``free`` (indices) ending anywhere, by a search of every
+        configuration (``feasible``) within ``max_work`` successors. If they can, its moves
+        (made together where they can be) are the plan (``completed``); ``unsolvable`` says
+        whether they cannot (unsettled: LaCAM's word, if no agent is free). Returns the history
+        as ``solving`` does."""
+        found = yield from self.reaching(max_work, free)
+        if found.answer is not None or free:
+            self.unsolvable = found.answer is False
+        if found.answer:
+            self._adopt(schedule(self._starts, found.moves), 1)
+        return [[self._xy(p) for p in h] for h in self.history]
+
+    def reaching(self, max_work: int, free: Sequence[int] = ()) -> Sliced[Reach]:
+        """The search of every configuration that ``proving`` makes (``feasible``), alone: its
+        answer and moves, the planner left as it was."""
+        if isinstance(max_work, bool) or not isinstance(max_work, (int, np.integer)) or max_work < 0:
+            raise BadInput(f"max_work must be a whole number, at least 0, got {shown(max_work)}", "max_work")
+        self._ready()
+        search = reachable_steps(self._starts, self.goals, self._adjacent.__getitem__, int(max_work), free)
+        while True:
+            try:
+                self.work += next(search)
+            except StopIteration as end:
+                found: Reach = end.value
+                return found
+            yield self._fresh()
+
     def _complete(self, starts: list[int], done: int, max_nodes: int) -> Sliced[None]:
         """Plan every agent from ``starts`` (where they stood after ``done`` ticks of history)
         with LaCAM; keep its plan if it reaches the goals."""
@@ -541,8 +573,12 @@ class CooperativePlanner:
                 self.unsolvable = end.value.exhausted
                 break
             yield self._fresh()
-        if found is None:
-            return
+        if found is not None:
+            self._adopt(found, done)
+
+    def _adopt(self, found: Sequence[Sequence[int]], done: int) -> None:
+        """Take the configurations ``found`` (from the starts to the goals, a tick apart) as the
+        plan from tick ``done`` - 1 of the history on."""
         self.history = [h[:done] + [c[i] for c in found[1:]] for i, h in enumerate(self.history)]
         self.positions = list(found[-1])
         self.tick = done - 1 + len(found) - 1

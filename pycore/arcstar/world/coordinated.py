@@ -30,9 +30,11 @@ goal that the plan has step aside leaves only when the unit it makes way for is 
 Under fog, units plan on what their teams know (one plan for several teams: what any of them has
 seen; unknown tiles open) and plan again when a wall they learn lies on a plan.
 
-Giving up: when LaCAM has searched every way the units can move and none brings them all to
-their goals (``CooperativePlanner.unsolvable``), one unit with orders gives them up, its status
-``stuck`` (``_give_up``), and the round is planned again without it.
+Giving up: when WHCA* and LaCAM find no plan, a search of every configuration (within
+``PROOF_WORK``, ``search.feasible``) finds one, or proves that none exists
+(``CooperativePlanner.unsolvable``, as when LaCAM searched every way they can move): then one
+unit with orders gives them up, its status ``stuck`` (``_give_up``), and the round is planned
+again without it.
 
 Limits: units wider than a tile are planned as if a tile wide (``spacing`` still keeps their
 bodies apart); the nearest of several targets is the nearest by the ground (4 neighbours) from
@@ -78,6 +80,15 @@ MAX_ROUNDS = 3
 #: The longest units take to settle on their tile centres before a round is planned (s; a
 #: person crosses half a tile in well under a second, a tank turning first in a few).
 SETTLE_TIME = 4.0
+#: Successors the search of every configuration may look at (``search.feasible``), when WHCA*
+#: and LaCAM found no plan: about 0.4 s on CPython, and only where they fail (no door, swap or
+#: crowd we run); it settles small closed places either way (a plan, or a proof that none
+#: exists: six units in a corridor with two bays took 41,000 configurations) and gives up on
+#: open ones.
+PROOF_WORK = 600_000
+#: How many units, farthest from their goals first, are tried as the one to give up its orders
+#: when no plan exists (``Cooperative._give_up``: a search each).
+GIVE_UP_TRIES = 4
 #: Configurations LaCAM may search when WHCA* stops short (a round of 20 people at a door takes
 #: tens; a few thousand is a fraction of a second, so a round stays a short pause).
 COMPLETE = 5000
@@ -288,10 +299,13 @@ class Cooperative(Avoider):
     def _own(u: UnitState, claim: Tile) -> bool:
         """Whether ``u``'s claim on tile ``claim`` (the tile it wants, or where it stands) is its
         own: the goal of its own current or next order, or a tile of its goal (resting there, or
-        stepping back to it); not a step aside and back elsewhere, or standing idle."""
+        stepping back to it; not once it gave its orders up); not a step aside and back
+        elsewhere, or standing idle."""
         order = u.next_order
         if order is not None and order.kind is not OrderKind.STOP and not order.aside:
             return True
+        if u.resting is UnitStatus.STUCK:
+            return False  # it gave its orders up: its goal is its no more
         return any(tile_of(g[0], g[1]) == claim for g in u.goal)
 
     def _known(self, world: World) -> TileMap:
@@ -432,7 +446,13 @@ class Cooperative(Avoider):
             self.dirty = True
             return
         history = yield from planner.solving(MAX_TICKS, stall=STALL, complete=COMPLETE)
-        if len(agents) <= ORDERS_UP_TO:
+        # units standing idle off their own goals may end anywhere, as far as a proof goes
+        free = [i for i, (want, mine) in enumerate(zip(wants, own, strict=True)) if want is None and not mine]
+        proved = False
+        if not planner.arrived and (not planner.unsolvable or free):  # settle it: a plan, or none
+            history = yield from planner.proving(PROOF_WORK, free)
+            proved = planner.completed or planner.unsolvable
+        if len(agents) <= ORDERS_UP_TO and not proved:
             history = yield from self._best_order(planner, agents, history)
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
@@ -453,9 +473,12 @@ class Cooperative(Avoider):
                 for tile in beside - {visits[0][0]}:
                     self.by_tile.setdefault(tile, []).append((-1, u.spec.id, held))
             if self._want(world, u) is None and len(visits) > 1:  # idle, but asked to step aside
-                u.queue.append(Order(OrderKind.MOVE, ((u.x, u.y, u.heading),), aside=True))
+                back: Point = (u.x, u.y, u.heading)
+                if proved and visits[-1][0] != goal:  # the search's plan leaves it elsewhere for good
+                    back = (visits[-1][0][0] + 0.5, visits[-1][0][1] + 0.5, None)
+                u.queue.append(Order(OrderKind.MOVE, (back,), aside=True))
         if planner.unsolvable:
-            self._give_up(units, agents, wants, history)
+            yield from self._give_up(planner, units, agents, wants, free, history)
         elif self.rounds >= MAX_ROUNDS and self.members is not None:
             self.members.clear()  # a jam it cannot untangle, maybe for want of search: hand the units back
         elif self.rounds >= MAX_ROUNDS:
@@ -465,20 +488,29 @@ class Cooperative(Avoider):
                 if plan.want is not None and plan.visits[-1][0] != plan.goal:
                     _stuck(u)
 
-    def _give_up(self, units: list[UnitState], agents: list[tuple[Tile, Tile]], wants: list[Tile | None],
-                 history: list[list[Tile]]) -> None:
-        """No plan exists for these units (LaCAM searched every way they can move): one unit
-        with orders gives them up (``_stuck``), and the rest are planned again without it, one at
-        a time, so no unit that can still get through is stopped. The one to give up: of those
-        the best plan found leaves short of their goals, the farthest from it; else (the plan
-        has a unit resting on its goal pushed off it for good) the one with orders farthest."""
-        ways = [(h[-1] != g, abs(h[-1][0] - g[0]) + abs(h[-1][1] - g[1]) + abs(h[0][0] - g[0]) + abs(h[0][1] - g[1]),
-                 -k, u) for k, (u, (_, g), want, h) in enumerate(zip(units, agents, wants, history, strict=True))
-                if want is not None]
-        if ways:
-            _stuck(max(ways, key=lambda e: e[:3])[3])
-            self.rounds = 0
-            self.dirty = True
+    def _give_up(self, planner: CooperativePlanner, units: list[UnitState], agents: list[tuple[Tile, Tile]],
+                 wants: list[Tile | None], free: list[int], history: list[list[Tile]]) -> Sliced[None]:
+        """No plan exists for these units: one unit with orders gives them up (``_stuck``), and
+        the rest are planned again without it, one at a time, so no unit that can still get
+        through is stopped. The one to give up: of the ``GIVE_UP_TRIES`` first of those the best
+        plan found leaves short of their goals, farthest from them first (tiles, 4 neighbours,
+        from where they stand: not one on its goal that the plan has make way), then the rest,
+        the first without which the others can all get through (``CooperativePlanner.reaching``),
+        else the first."""
+        ways = sorted(((h[-1] != g, abs(s[0] - g[0]) + abs(s[1] - g[1]), -k, k)
+                       for k, ((s, g), want, h) in enumerate(zip(agents, wants, history, strict=True))
+                       if want is not None), reverse=True)
+        if not ways:
+            return
+        pick = ways[0][3]
+        for *_, k in ways[:GIVE_UP_TRIES]:
+            reach = yield from planner.reaching(PROOF_WORK, [*free, k])
+            if reach.answer:
+                pick = k
+                break
+        _stuck(units[pick])
+        self.rounds = 0
+        self.dirty = True
 
     @staticmethod
     def _best_order(planner: CooperativePlanner, agents: list[tuple[Tile, Tile]], history: list[list[Tile]]
