@@ -194,3 +194,27 @@ def test_the_search_of_every_arrangement_finds_plans_proves_none_and_stops_at_it
         assert not any(b[i] == a[j] and i != j and b[i] != a[i] for i in range(2) for j in range(2))  # no trains
     assert len(configs) - 1 < len(far.moves)  # the two moved together where they could
     assert run_to_end(reachable_steps(list(range(6)), list(range(6))[::-1], line(12), 50)).answer is None
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_packed_corridor_ends_with_every_unit_arrived_or_stuck(method):
+    """Six units in a closed corridor of seven tiles, most sent past others: every unit a tile
+    to stand on in the plan (an idle one gave way to one sent to its tile, and with no free tile
+    near, both were given the same one: the plan was refused and the unit read 'no route'), at
+    least one arrives, and nobody reads moving or idle at the end."""
+    doc = {"map": ["#########", "#.......#", "#########"], "seed": 1, "duration": 120, "avoidance": method,
+           "units": [{"id": "u0", "start": [4.5, 1.5, 3.1416], "goal": [3.5, 1.5], "kind": "car"},
+                     {"id": "u1", "start": [2.5, 1.5, 3.1416], "goal": [1.5, 1.5], "kind": "tank"},
+                     {"id": "u2", "start": [5.5, 1.5, 3.1416], "goal": [2.5, 1.5], **UNITS["example"]},
+                     {"id": "u3", "start": [1.5, 1.5, 0.0], "goal": [4.5, 1.5], "kind": "person"},
+                     {"id": "u4", "start": [6.5, 1.5, 0.0], "goal": [7.5, 1.5], "kind": "person"},
+                     {"id": "u5", "start": [7.5, 1.5, 3.1416], "goal": [6.5, 1.5], "width": 1.0, "radius": 1.0,
+                      "speed": 1.5}]}
+    w = run(doc)
+    states = {u.id: u.state for u in w.units}
+    assert set(states.values()) <= {UnitStatus.ARRIVED, UnitStatus.STUCK}, [(u.id, u.status) for u in w.units]
+    arrived = sum(s is UnitStatus.ARRIVED for s in states.values())
+    best = most_that_can_arrive(doc["map"], [(int(u["start"][0]), 1) for u in doc["units"]],
+                                [(int(u["goal"][0]), 1) for u in doc["units"]])
+    assert 1 <= arrived <= best
+    assert not w.busy and w.time < 120 and overlap(w) <= 0.05

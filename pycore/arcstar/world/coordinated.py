@@ -578,7 +578,9 @@ class Cooperative(Avoider):
             start, goal = starts[i], claims[i]
             if goal in given:
                 contested = own[i] and count[goal] > 1
-                goal = cls._free_near(world, goal, given | (others - {start}), start if contested else None, given)
+                near = cls._free_near(world, goal, given | (others - {start}), start if contested else None, given)
+                # every tile near is held (a packed corridor): one another unit stands on will do
+                goal = near if near not in given else cls._free_near(world, goal, given)
             given.add(goal)
             out[i] = goal
         return out
