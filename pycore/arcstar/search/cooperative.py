@@ -127,6 +127,12 @@ class _Reservations:
             self.parked[goal] = t0 + k
 
 
+def _whole(value: object, name: str) -> None:
+    """Refuse ``value`` unless it is a whole number, at least 0 (``name`` in the message)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise BadInput(f"{name} must be a whole number, at least 0, got {shown(value)}", name)
+
+
 class CooperativePlanner:
     """Moves many point agents on a map's grid without collisions, by WHCA*.
 
@@ -509,10 +515,8 @@ class CooperativePlanner:
         for everyone) the whole run is planned again from the starts by LaCAM
         (``search.lacam``, complete) within that many configurations, and its plan is taken if
         it reaches every goal. Check ``arrived`` to tell the endings apart."""
-        if isinstance(max_ticks, bool) or not isinstance(max_ticks, (int, np.integer)) or max_ticks < 0:
-            raise BadInput(f"max_ticks must be a whole number, at least 0, got {shown(max_ticks)}", "max_ticks")
-        if isinstance(complete, bool) or not isinstance(complete, (int, np.integer)) or complete < 0:
-            raise BadInput(f"complete must be a whole number, at least 0, got {shown(complete)}", "complete")
+        _whole(max_ticks, "max_ticks")
+        _whole(complete, "complete")
         self._ready()
         starts, done = list(self.positions), len(self.history[0]) if self.history else 1
         best = sum(self._distance[i][p] for i, p in enumerate(self.positions))
@@ -548,8 +552,7 @@ class CooperativePlanner:
     def reaching(self, max_work: int, free: Sequence[int] = ()) -> Sliced[Reach]:
         """The search of every configuration that ``proving`` makes (``feasible``), alone: its
         answer and moves, the planner left as it was."""
-        if isinstance(max_work, bool) or not isinstance(max_work, (int, np.integer)) or max_work < 0:
-            raise BadInput(f"max_work must be a whole number, at least 0, got {shown(max_work)}", "max_work")
+        _whole(max_work, "max_work")
         self._ready()
         search = reachable_steps(self._starts, self.goals, self._adjacent.__getitem__, int(max_work), free)
         while True:

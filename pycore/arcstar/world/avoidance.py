@@ -354,25 +354,23 @@ def make_way(world: World, u: UnitState, mover: UnitState) -> bool:
     the far side of it (a corridor's end beyond it), ``mover``, resting there, would have to
     make way in turn, and the two would take turns for good (a unit held with no such tile is
     a jam in time, and a jam's plan tells who gives up when none gets both through)."""
-    past: set[Tile] = set()
-    if mover.order is not None and not mover.order.aside:
-        past = {t for g in mover.goal for t in body_tiles(g[0], g[1], mover.spec.width)}
-    ok = passable(world, u)
-    for x, y in past:
-        if 0 <= y < ok.shape[0] and 0 <= x < ok.shape[1]:
-            ok[y, x] = False
-    parts = label(ok)[0] if past else None
-    home = tile_of(u.x, u.y)
+    fits = None
+    if mover.order is not None and not mover.order.aside and mover.goal:
+        ok = passable(world, u)
+        for g in mover.goal:
+            for x, y in body_tiles(g[0], g[1], mover.spec.width):
+                if 0 <= y < ok.shape[0] and 0 <= x < ok.shape[1]:
+                    ok[y, x] = False
+        parts = label(ok)[0]
+        home = int(parts[math.floor(u.y), math.floor(u.x)])  # -1: it stands on that goal itself
 
-    def back_home(t: Tile) -> bool:
-        return parts is None or parts[home[1], home[0]] >= 0 and parts[t[1], t[0]] == parts[home[1], home[0]]
-
-    spot = refuge(world, u, way_of(mover), fits=back_home)
+        def fits(t: Tile) -> bool:  # reached from home with the mover's goal walled
+            return home >= 0 and parts[t[1], t[0]] == home
+    spot = refuge(world, u, way_of(mover), fits=fits)
     if spot is None:
         return False
-    home_pose = (u.x, u.y, u.heading)
     world.order(u.spec.id, Order(OrderKind.MOVE, ((spot[0][0] + 0.5, spot[0][1] + 0.5, None),), aside=True))
-    world.order(u.spec.id, Order(OrderKind.MOVE, (home_pose,), aside=True), queue=True)
+    world.order(u.spec.id, Order(OrderKind.MOVE, ((u.x, u.y, u.heading),), aside=True), queue=True)
     return True
 
 

@@ -86,8 +86,8 @@ SETTLE_TIME = 4.0
 #: exists: six units in a corridor with two bays took 41,000 configurations) and gives up on
 #: open ones.
 PROOF_WORK = 600_000
-#: How many units, farthest from their goals first, are tried as the one to give up its orders
-#: when no plan exists (``Cooperative._give_up``: a search each).
+#: How many units are tried as the one to give up its orders when no plan exists
+#: (``Cooperative._give_up``: a search each).
 GIVE_UP_TRIES = 4
 #: Configurations LaCAM may search when WHCA* stops short (a round of 20 people at a door takes
 #: tens; a few thousand is a fraction of a second, so a round stays a short pause).
@@ -492,11 +492,11 @@ class Cooperative(Avoider):
                  wants: list[Tile | None], free: list[int], history: list[list[Tile]]) -> Sliced[None]:
         """No plan exists for these units: one unit with orders gives them up (``_stuck``), and
         the rest are planned again without it, one at a time, so no unit that can still get
-        through is stopped. The one to give up: of the ``GIVE_UP_TRIES`` first of those the best
-        plan found leaves short of their goals, farthest from them first (tiles, 4 neighbours,
-        from where they stand: not one on its goal that the plan has make way), then the rest,
-        the first without which the others can all get through (``CooperativePlanner.reaching``),
-        else the first."""
+        through is stopped. The units with orders are taken in turn: those the best plan found
+        leaves short of their goals first, each lot farthest from its goal first (tiles, 4
+        neighbours, from where it stands: not one on its goal that the plan has make way). The
+        one to give up is the first of the ``GIVE_UP_TRIES`` first without which the others can
+        all get through (``CooperativePlanner.reaching``), else the first."""
         ways = sorted(((h[-1] != g, abs(s[0] - g[0]) + abs(s[1] - g[1]), -k, k)
                        for k, ((s, g), want, h) in enumerate(zip(agents, wants, history, strict=True))
                        if want is not None), reverse=True)

@@ -368,12 +368,12 @@ def _unstoppable(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: in
     (and a tick and a tile, its way ahead: a unit standing just beyond its stop would be in it by
     the time ``j`` brakes for it), whenever either gets there; None if there is none. A unit in
     that stretch already may drive on but not deeper (out of it, rather than wait there)."""
+    if not weak(j.mover):
+        return None  # it stops within the stretch ``_crossing`` times: that check is enough
     kept = near._ahead(j, dt)
     if kept is None:
         return None
     jm = kept.mover
-    if not weak(jm):
-        return None  # it stops within the stretch ``_crossing`` times: that check is enough
     assert kept.span is not None and u.mover is not None
     m = u.mover
     jxs, jys = jm.xy_lists()
