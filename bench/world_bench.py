@@ -10,8 +10,9 @@ Standard library, numpy and arcstar only; the peers (pyrvo, pymapf) are in ``wor
   land): the first tick (every unit plans its route) timed alone, then ``ticks`` ticks of
   ``World.step()`` one by one (recording samples off, as a game would run it): median, 95th
   percentile and worst ms per tick, and how many units were moving; the methods that plan rounds
-  (jams, cooperative) again with the lab's ``plan_work`` when the request names it (a round planned
-  a tick's work at a time: its worst ticks).
+  (jams, cooperative) again with the lab's budgets when the request names them: ``plan_work`` (a
+  round planned a tick's work at a time) and ``route_work`` (re-plans queued within a tick's work),
+  with how long the queued re-plans waited.
 - **scenarios**: the proof presets (``presets.PRESETS``) per method, run to their duration or
   until every unit is done, every ``step()`` timed; the metrics of the trajectories.
 
@@ -103,19 +104,20 @@ def failure(exc: BaseException, tick: int) -> str:
 
 
 def tick_timing(count: int, size: int, method: str, ticks: int, seed: int, budget_s: float = 120.0,
-                repeats: int = REPEATS, plan_work: int | None = None) -> dict[str, Any]:
+                repeats: int = REPEATS, plan_work: int | None = None, route_work: int | None = None
+                ) -> dict[str, Any]:
     """One crowd, ``ticks`` timed ticks after the first (see the module notes), replayed
     ``repeats`` times; each tick's time is its least over the replays (``min_of``). Fewer ticks
     if a replay takes more than ``budget_s`` seconds (``cut`` says so; a tick running when the
     budget runs out is stopped where timers can be had). An exception is reported (``error``)
     with what was measured before it."""
     out: dict[str, Any] = {"count": count, "size": size, "method": method, "cut": False, "first_ms": None,
-                           "repeats": 0, "plan_work": plan_work}
+                           "repeats": 0, "plan_work": plan_work, "route_work": route_work}
     runs: list[list[float]] = []
     moving: list[int] = []
     firsts: list[float] = []
     for _ in range(max(1, repeats)):
-        run = _replay(count, size, method, ticks, seed, budget_s, out, plan_work)
+        run = _replay(count, size, method, ticks, seed, budget_s, out, plan_work, route_work)
         if run is None:
             break
         times, first, moving = run
@@ -141,14 +143,18 @@ def min_of(runs: list[list[float]]) -> list[float]:
 
 
 def _replay(count: int, size: int, method: str, ticks: int, seed: int, budget_s: float, out: dict[str, Any],
-            plan_work: int | None = None) -> tuple[list[float], float, list[int]] | None:
+            plan_work: int | None = None, route_work: int | None = None
+            ) -> tuple[list[float], float, list[int]] | None:
     """One run of the crowd: each tick's ms, the first tick's ms and the moving units per tick;
     None when the world cannot be made (``out["error"]`` says why). A cut or an error is noted
-    in ``out`` and what was timed before it is returned."""
+    in ``out`` and what was timed before it is returned; so are the queued routes' waits
+    (``routes``: handed out, mean and longest wait in ticks)."""
     from arcstar.world import presets, read_scenario
 
     doc = presets.crowd(count=count, size=size, avoidance=method, seed=seed)
     doc["plan_work"] = plan_work
+    if route_work is not None:
+        doc["route_work"] = route_work
     try:
         world = read_scenario(doc).world
     except Exception as exc:  # noqa: BLE001 - a method refused or broken: said in the table
@@ -180,6 +186,9 @@ def _replay(count: int, size: int, method: str, ticks: int, seed: int, budget_s:
         out["cut"] = True
     except Exception as exc:  # noqa: BLE001 - a broken method: said in the table
         out["error"] = failure(exc, world.ticks)
+    q = world.routes
+    out["routes"] = {"planned": q.planned, "mean_wait": q.waited / q.planned if q.planned else 0.0,
+                     "longest_wait": q.longest}
     return times, first, moving
 
 
@@ -239,16 +248,16 @@ def scenario_runs(names: list[str], methods: list[str], budget_s: float = 300.0)
 def run_request(request: dict[str, Any]) -> dict[str, Any]:
     """What a section asks: {"counts", "size", "ticks", "seed", "methods" (None: all built),
     "scenarios" (names; empty: none), "budget_s" (wall time per crowd replay or scenario run),
-    "repeats" (replays of each crowd, ``REPEATS`` by default), "plan_work" (if given: the methods
-    in ``ROUNDS`` again with it)}."""
+    "repeats" (replays of each crowd, ``REPEATS`` by default), "plan_work" and "route_work" (if
+    plan_work is given: the methods in ``ROUNDS`` again with both, the lab's budgets)}."""
     built = built_methods()
     methods = [m for m in request.get("methods") or () if m in built] or built
     budget = request.get("budget_s", 120.0)
     repeats = request.get("repeats", REPEATS)
-    work = request.get("plan_work")
-    runs = [(m, None) for m in methods] + [(m, work) for m in methods if work and m in ROUNDS]
+    work, routes = request.get("plan_work"), request.get("route_work")
+    runs = [(m, None, None) for m in methods] + [(m, work, routes) for m in methods if work and m in ROUNDS]
     timing = [tick_timing(c, request.get("size", 128), m, request.get("ticks", 400), request.get("seed", 7), budget,
-                          repeats, pw) for c in request.get("counts", [100, 250]) for m, pw in runs]
+                          repeats, pw, rw) for c in request.get("counts", [100, 250]) for m, pw, rw in runs]
     scen = scenario_runs(request.get("scenarios", []), methods, budget)
     runtime = {"python": sys.version.split()[0]}
     try:

@@ -70,9 +70,9 @@ def test_world_cpython_section_on_a_tiny_crowd_has_a_row_per_method():
     assert res.status == "ok"
     (table,) = res.tables
     built = world_bench.built_methods()
-    from arcstar.service.worlds import PLAN_WORK
+    from arcstar.service.worlds import PLAN_WORK, ROUTE_WORK
 
-    sliced = [f"{m}, plan_work {PLAN_WORK}" for m in built if m in world_bench.ROUNDS]
+    sliced = [f"{m}, plan_work {PLAN_WORK}, route_work {ROUTE_WORK}" for m in built if m in world_bench.ROUNDS]
     assert [row[1] for row in table.rows] == built + sliced  # the round planners again, a tick's work at a time
     assert all(row[0] == 6 for row in table.rows)
     assert "| 6 | none |" in table.markdown()

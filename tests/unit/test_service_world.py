@@ -16,7 +16,7 @@ import pytest
 
 from arcstar.service import Service, protocol
 from arcstar.service.service import REQUEST_KEYS
-from arcstar.service.worlds import MAX_TICKS, MAX_UNITS, PLAN_WORK, STATUS_CODES
+from arcstar.service.worlds import MAX_TICKS, MAX_UNITS, PLAN_WORK, ROUTE_WORK, STATUS_CODES
 from arcstar.world.presets import PRESETS
 from protocol_samples import call
 
@@ -548,7 +548,8 @@ def test_the_labs_stuck_time_is_the_metrics_module_s():
             break
     assert out["metrics"]["arrived"] == out["metrics"]["units"] == len(doc["units"])
     core = PRESETS["group_swap"](avoidance="pinter")
-    core["plan_work"] = PLAN_WORK  # the lab's world plans rounds a tick's work at a time
+    core["plan_work"] = PLAN_WORK  # the lab's world plans rounds and re-plans a tick's work at a time
+    core["route_work"] = ROUTE_WORK
     sc = read_scenario(core)
     sc.world.run(sc.duration)
     goals = {u["id"]: u["goal"][:2] for u in core["units"]}

@@ -99,6 +99,8 @@ class PlanJob:
         self.start, self.goals = points[0], points[1:]
         self.method, self.note = options.method, ""
         self.stage = Stage.SEARCH
+        #: the work done so far, in ``step``'s units (a caller sharing a budget counts it)
+        self.work = 0
         self._result: PlanResult | None = None
         self._work: Work | None = None
         self._turn_ms = 0.0
@@ -150,10 +152,12 @@ class PlanJob:
         if type(budget) is not int or budget < 1:  # (a bool is not an int here)
             raise BadInput(f"step budget must be a positive integer, got {budget!r}", "budget")
         if self.stage is Stage.SEARCH:
+            before = self.search.expanded
             if self.search.step(budget) != Status.RUNNING:
                 self._finish_search()
+            self.work += self.search.expanded - before
         elif self.stage is Stage.TURNING:
-            self._turn(budget)
+            self.work += self._turn(budget)
         return self.status
 
     def cancel(self) -> None:
@@ -220,7 +224,8 @@ class PlanJob:
                                    replace(o.search, heuristic=self.heuristic), left)  # re-search as searched
         self.stage = Stage.TURNING
 
-    def _turn(self, budget: int) -> None:
+    def _turn(self, budget: int) -> int:
+        """Turn for about ``budget`` units of work; the work done."""
         assert self._work is not None
         t0 = time.perf_counter()
         done: Realized | None = None
@@ -234,6 +239,7 @@ class PlanJob:
             self._turn_ms += (time.perf_counter() - t0) * 1000.0
         if done is not None:
             self._finish_turning(done)
+        return work
 
     def _finish_turning(self, done: Realized) -> None:
         result, o = self._pending, self.options

@@ -168,7 +168,7 @@ class Avoider:
                 h.since, h.by = None, None
             return
         waited, h = self.track(u, by, now), self.hold(u)
-        if by is not None and waited >= HOLD_REPLAN and now >= h.quiet_until:
+        if by is not None and waited >= HOLD_REPLAN and now >= h.quiet_until and world.can_plan():
             h.quiet_until = now + COOLDOWN
             self.resolve(world, u, by, now)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from collections import deque
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -44,7 +45,7 @@ from .avoidance import (
     walled,
     way_left,
 )
-from .claims import CHECK_EVERY, claims
+from .claims import CHECK_EVERY, CLAIM_WORK, claims
 from .coordinated import Cooperative
 from .events import EventKind
 from .orders import Point, Route, tile_of
@@ -360,36 +361,49 @@ class Pinter(Local):
 
     name = "pinter"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._hits: dict[str, set[str]] = {}  # the last look's: who will collide with whom
+        self._todo: deque[UnitState] = deque()  # the units with hits not yet checked
+
     def look(self, world: World, now: float) -> None:
-        if not self.due(now):
+        if self.due(now):
+            tiles, self._hits = claims(world.units)
+            world.charge(CLAIM_WORK * len(world.units))
+            for u, mine in zip(world.units, tiles, strict=True):
+                u.claimed = mine
+            self._todo = deque(u for u in world.units if u.spec.id in self._hits)
+        while self._todo and world.can_plan():  # (within the world's route_work: the rest next tick)
+            self._check(world, self._todo.popleft(), now)
+
+    def _check(self, world: World, u: UnitState, now: float) -> None:
+        """What ``u``, whose claims collide with others', does about the first of them that
+        it cannot just slow down for: re-plan round it, give way, or leave it to a jam's plan."""
+        if world.find(u.spec.id) is not u or u.mover is None or u.order is None or u.detour is not None or \
+                self.member(u):
             return
-        tiles, hits = claims(world.units)
-        for u, mine in zip(world.units, tiles, strict=True):
-            u.claimed = mine
-        for u in world.units:
-            if u.spec.id not in hits or u.mover is None or u.order is None or u.detour is not None or \
-                    self.member(u):
+        h = self.hold(u)
+        if now < h.quiet_until or h.refuge_for is not None:
+            return
+        for jid in sorted(self._hits[u.spec.id]):
+            j = world.find(jid)
+            if j is None:
                 continue
-            h = self.hold(u)
-            if now < h.quiet_until or h.refuge_for is not None:
-                continue
-            for jid in sorted(hits[u.spec.id]):
-                j = world.unit(jid)
-                if sent_to_one_tile(u, j):  # a way round it leads back to it: the plan says who stands there
-                    self.jam(world, u, j, now)
-                    break
-                if j.busy and not head_on(u, j):
-                    continue  # it moves or will: decelerate for it (spacing), the way stays
-                theirs = set(j.claimed) - body_tiles(u.x, u.y, u.spec.width)
-                longest = DETOUR_FACTOR * way_left(u) + DETOUR_EXTRA
-                if world.replan(u, frozenset(theirs | left_of(theirs, u.heading)), longest) or \
-                        world.replan(u, frozenset(theirs), longest):
-                    world.note(u, EventKind.REPLAN)
-                    h.quiet_until = now + 2 * CHECK_EVERY
-                elif j.mover is not None and not follows(j, u) and j.detour is None and \
-                        self.hold(j).refuge_for is None:
-                    self.give_way(world, u, j, now)  # no room to pass: one backs up to let the other by
-                break
+            if sent_to_one_tile(u, j):  # a way round it leads back to it: the plan says who stands there
+                self.jam(world, u, j, now)
+                return
+            if j.busy and not head_on(u, j):
+                continue  # it moves or will: decelerate for it (spacing), the way stays
+            theirs = set(j.claimed) - body_tiles(u.x, u.y, u.spec.width)
+            longest = DETOUR_FACTOR * way_left(u) + DETOUR_EXTRA
+            if world.replan(u, frozenset(theirs | left_of(theirs, u.heading)), longest) or \
+                    world.replan(u, frozenset(theirs), longest):
+                world.note(u, EventKind.REPLAN)
+                h.quiet_until = now + 2 * CHECK_EVERY
+            elif j.mover is not None and not follows(j, u) and j.detour is None and \
+                    self.hold(j).refuge_for is None:
+                self.give_way(world, u, j, now)  # no room to pass: one backs up to let the other by
+            return
 
 
 class Claimed(Local):

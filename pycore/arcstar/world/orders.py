@@ -17,13 +17,20 @@ from ..collision.clearance import passable_for
 from ..geometry.primitives import Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
-from ..planner import PlanResult, nearest, plan
+from ..planner import PlanJob, PlanOptions, PlanResult
+from ..search.sliced import Sliced, run_to_end
 from .units import UnitSpec
 
 #: Positions closer than this are the same point (tiles).
 SAME = 1e-9
 #: A lead-in within this of straight behind the unit counts as behind it (radians).
 BEHIND = 0.2
+#: The work a route counts for setting up each of its plans (the map's graph for the unit's
+#: width, patched where other units are walled in, and the search's site: about as long as 200
+#: expansions), and the work it is stepped by (``plan_route_steps``): a queue that spends a
+#: tick's budget on routes (``World.route_work``) overshoots it by a slice at most, or by one
+#: piece of the turning stage (``turning.methods.PIECE_WORK`` a piece).
+SETUP_WORK, SLICE = 200, 64
 
 
 class OrderKind(StrEnum):
@@ -130,6 +137,14 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
                to_nearest: bool = False) -> Route:
     """The route for ``unit`` standing at ``pose`` to ``goals[0]`` (or, ``to_nearest``, to the
     nearest of ``goals`` by the ground, planned there by the unit's own method)."""
+    return run_to_end(plan_route_steps(tilemap, unit, pose, goals, to_nearest))
+
+
+def plan_route_steps(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point, ...],
+                     to_nearest: bool = False) -> Sliced[Route]:
+    """``plan_route`` a slice at a time (``search.sliced``): it yields the work done (the
+    planner's units, about an expansion each, and ``SETUP_WORK`` for setting up each plan) and
+    returns the route, the same however it is sliced."""
     here = start_tile(tilemap, pose, goals[0])
     options = unit.plan_options()
     start = (here[0], here[1], pose.heading)
@@ -142,18 +157,18 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
         fit = [(g, t) for g, t in ((g, tile_of(g[0], g[1])) for g in goals)
                if tilemap.in_bounds(*t) and room[t[1], t[0]]]
         if len(fit) < 2:
-            return plan_route(tilemap, unit, pose, tuple(g for g, _ in fit) or goals[:1])
+            return (yield from plan_route_steps(tilemap, unit, pose, tuple(g for g, _ in fit) or goals[:1]))
         tiles = {k: v for k, v in options.items() if k not in ("turning", "people")}
         tiles["method"] = "dijkstra"
         try:
-            result = nearest(tilemap, start, [list(t) for _, t in fit], **tiles)
+            result = yield from _plan_steps(tilemap, start, [list(t) for _, t in fit], tiles, targets=True)
         except BadInput as e:
             return Route(None, message=f"{Status.NO_PATH}: {e}")
         if result.status != Status.FOUND:
             return Route(None, message=f"{result.status}: {result.message}")
         reached = tuple(result.path[-1])
         goal = next(g for g, t in fit if t == reached)
-        return plan_route(tilemap, unit, pose, (goal,))  # as a move there: the same way, every method
+        return (yield from plan_route_steps(tilemap, unit, pose, (goal,)))  # as a move there: the same way
     goal = goals[0]
     gx, gy = tile_of(goal[0], goal[1])
     if (gx, gy) in (here, tile_of(pose.x, pose.y)):  # same tile: straight to the point (and turn to its heading)
@@ -161,7 +176,21 @@ def plan_route(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[Point,
         return route_from(same, pose, goal, unit.can_reverse)
     target = (gx, gy) if goal[2] is None else (gx, gy, goal[2])
     try:
-        result = plan(tilemap, start, target, **options)
+        result = yield from _plan_steps(tilemap, start, target, options)
     except BadInput as e:  # on a map with other units walled in: the goal or start is taken
         return Route(None, message=f"{Status.NO_PATH}: {e}")
     return route_from(result, pose, goal, unit.can_reverse)
+
+
+def _plan_steps(tilemap: TileMap, start: object, goal: object, options: dict, targets: bool = False
+                ) -> Sliced[PlanResult]:
+    """One plan (``planner.PlanJob``; with ``targets``, to the nearest of them), stepped
+    ``SLICE`` units of work at a time."""
+    job = PlanJob(tilemap, start, goal, PlanOptions.from_dict(options), targets=targets)
+    yield SETUP_WORK
+    done = 0
+    while job.step(SLICE) == Status.RUNNING:
+        yield job.work - done
+        done = job.work
+    yield job.work - done
+    return job.result()

@@ -35,7 +35,8 @@ MAX_SAMPLES = 1_000_000
 MAX_ORDERS = 64
 MAX_POINTS = 64
 DT_RANGE = (0.005, 0.5)
-TOP_FIELDS = {"map", "seed", "duration", "avoidance", "units", "dt", "method", "fog", "plan_work"}
+TOP_FIELDS = {"map", "seed", "duration", "avoidance", "units", "dt", "method", "fog", "plan_work",
+              "route_work"}
 SPEC_FIELDS = {"width", "radius", "speed", "acceleration", "braking", "lateral", "turn_rate",
                "can_reverse", "team", "method", "sight"}
 UNIT_FIELDS = {"id", "kind", "start", "goal", "targets", "patrol", "orders"} | SPEC_FIELDS
@@ -204,7 +205,8 @@ def read_scenario(doc: Any) -> Scenario:
     fog = d.get("fog", False)
     if not isinstance(fog, bool):
         raise BadInput(f"fog must be true or false, got {shown(fog)}", "fog")
-    world = World(tilemap, dt, seed, avoidance, fog=fog, plan_work=d.get("plan_work"))  # it checks plan_work
+    world = World(tilemap, dt, seed, avoidance, fog=fog, plan_work=d.get("plan_work"),
+                  route_work=d.get("route_work"))  # it checks both
     seen: set[str] = set()
     for i, raw in enumerate(units):
         spec, pose, orders = _unit(raw, f"units[{i}]", tilemap, method)

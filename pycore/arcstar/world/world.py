@@ -7,7 +7,9 @@ way with the same seed gives the same samples, bit for bit. The seed drives ``rn
 the avoidance methods to come (tie-breaks), so that they stay deterministic too.
 
 How units treat each other is the avoider's (``methods``: ``none``, ``pinter``, ``claimed``,
-``cooperative``; see ``units.Avoidance``); the world asks it at set points of a tick.
+``cooperative``; see ``units.Avoidance``); the world asks it at set points of a tick. Routes are
+planned by the world (``routing``): an order's at once; a re-plan avoidance asks for, within
+the tick's ``route_work`` if one is set.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from ..collision.swept import swept_line_clear
 from ..geometry.primitives import Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
+from ..search.sliced import Sliced
 from .avoidance import Avoider, body_tiles, walled
 from .events import EventKind, WorldEvent
 from .fog import Fog
 from .methods import make_avoider
 from .motion import Mover
-from .orders import Order, OrderKind, Point, Route, plan_route, tile_of
+from .orders import Order, OrderKind, Point, Route, plan_route_steps, tile_of
+from .routing import RouteQueue
 from .spacing import MARGIN, Neighbours, reach_pad
 from .spacing import room as spacing_room
 from .state import UnitState, UnitStatus
@@ -62,17 +66,21 @@ class World:
     samples (the lab turns it off). plan_work: the most planning work a tick may do for a round
     of cooperative plans (``coordinated.PLAN_WORK``'s units, about an expansion each; None: a
     round is planned in the tick it is due); a game that must keep its ticks short sets it, and
-    the round's units stand for the ticks it takes. The same for a seed either way.
+    the round's units stand for the ticks it takes. route_work: the most work a tick spends on
+    units' routes and re-plan checks (``routing``: the rest wait for the next tick, first asked
+    first planned, their units standing; None: each is planned when asked). The same for a
+    seed either way.
     """
 
     def __init__(self, tilemap: TileMap, dt: float = DT, seed: int = 0,
                  avoidance: Avoidance = Avoidance.NONE, record: bool = True, fog: bool = False,
-                 plan_work: int | None = None) -> None:
+                 plan_work: int | None = None, route_work: int | None = None) -> None:
         if plan_work is not None and (isinstance(plan_work, bool) or not isinstance(plan_work, int)
                                       or not 1 <= plan_work <= MAX_PLAN_WORK):
             raise BadInput(f"plan_work must be a whole number from 1 to {MAX_PLAN_WORK}, or None, "
                            f"got {shown(plan_work)}", "plan_work")
         self.plan_work = plan_work
+        self.routes = RouteQueue(route_work)
         self.map, self.dt, self.seed, self.avoidance = tilemap, dt, seed, avoidance
         self.record = record
         self.rng = random.Random(seed)
@@ -137,6 +145,7 @@ class World:
         u = self.unit(uid)
         self.units.remove(u)
         del self._by_id[uid]
+        self.routes.drop(uid)
         self._pad = None
         self.avoider.changed(self)
 
@@ -153,6 +162,7 @@ class World:
         u.timed.clear()
         u.queue.append(now)
         u.order = None
+        self.routes.drop(uid)
         if u.mover is not None:
             u.mover.brake()
 
@@ -169,6 +179,7 @@ class World:
         """One tick: what fog reveals, what avoidance sees, then per unit its orders due and
         its motion, then a sample of every unit."""
         now = self.time
+        self.routes.new_tick(self.ticks)
         if self.fog is not None:
             self.fog.look(self, now)
         self.avoider.before(self, now)
@@ -185,6 +196,15 @@ class World:
         if self.record:
             for u in self.units:
                 u.sample(self.time)
+
+    def can_plan(self) -> bool:
+        """Whether this tick has work left for routes and re-plan checks (``route_work``)."""
+        return self.routes.can_plan()
+
+    def charge(self, work: int) -> None:
+        """Count ``work`` (about an expansion a unit) that avoidance did this tick against
+        ``route_work``."""
+        self.routes.charge(work)
 
     def known_map(self, u: UnitState) -> TileMap:
         """The map as ``u``'s team knows it (the true map without fog)."""
@@ -230,6 +250,7 @@ class World:
     def detour(self, u: UnitState, point: Point) -> None:
         """Send ``u`` to ``point`` first (braking if it moves), then on with its order."""
         u.detour = point
+        self.routes.drop(u.spec.id)
         if u.mover is not None:
             u.mover.brake()
 
@@ -281,15 +302,23 @@ class World:
 
     def _route(self, u: UnitState, walls: frozenset[tuple[int, int]] = frozenset(), fallback: bool = True,
                tiles: bool = False) -> Route:
+        """The route for ``u``'s leg from where it stands, planned now (``_route_steps``), its
+        work counted against the tick's ``route_work``."""
+        given = self.avoider.route(self, u, self._goals(u))
+        if given is not None:
+            return given
+        return self.routes.spend(self._route_steps(u, walls, fallback, tiles))
+
+    def _route_steps(self, u: UnitState, walls: frozenset[tuple[int, int]] = frozenset(),
+                     fallback: bool = True, tiles: bool = False) -> Sliced[Route]:
         """The route for ``u``'s leg from where it stands, on the map its avoidance and fog
         give it, with ``walls`` walled off; with ``fallback``, on the map alone when other units
-        leave no way; with ``tiles``, the tile path only (plain A* for its width, no curves)."""
+        leave no way; with ``tiles``, the tile path only (plain A* for its width, no curves).
+        A slice at a time (``search.sliced``); the avoidance method's own route is asked for
+        first, by the caller."""
         pose = Pose(u.x, u.y, u.heading)
         goals = self._goals(u)
         nearest = u.detour is None and u.order is not None and u.order.kind is OrderKind.NEAREST
-        given = self.avoider.route(self, u, goals)
-        if given is not None:
-            return given
         known = self.known_map(u)
         base = self.avoider.plan_map(self, u, known)
         if self.fog is not None and not walls and not nearest and base is known:
@@ -298,13 +327,13 @@ class World:
             keep = body_tiles(u.x, u.y, u.spec.width) | {tile_of(g[0], g[1]) for g in goals}
             base = walled(base, walls, keep)
         spec = u.spec if u.detour is None and not tiles else replace(u.spec, method="astar")  # (a step aside: pivots)
-        route = plan_route(base, spec, pose, goals, to_nearest=nearest)
+        route = yield from plan_route_steps(base, spec, pose, goals, to_nearest=nearest)
         if route.path is None and route.message and (base is not known or walls) and fallback:
-            route = plan_route(known, spec, pose, goals, to_nearest=nearest)  # other units hem it in
+            route = yield from plan_route_steps(known, spec, pose, goals, to_nearest=nearest)  # others hem it in
         if route.path is None and route.message and spec.method not in PLAIN_METHODS:
             # its turning method found no way from where it stands (facing a dead end it cannot
             # turn or back out of, say, where avoidance left it): it pivots and goes instead
-            plain = plan_route(base, replace(spec, method="astar"), pose, goals, to_nearest=nearest)
+            plain = yield from plan_route_steps(base, replace(spec, method="astar"), pose, goals, to_nearest=nearest)
             if plain.path is not None:
                 route = plain
         return route
@@ -316,7 +345,20 @@ class World:
         key = (u.spec, u.x, u.y, u.heading, self._goals(u)) if plain else None
         route = self._routes.get(key) if key is not None else None
         if route is None:
-            route = self._route(u, u.avoid)
+            route = self.avoider.route(self, u, self._goals(u))
+            if route is not None:
+                self.routes.drop(u.spec.id)
+            else:
+                avoid = u.avoid
+                if avoid or u.detour is not None or (order is not None and order.aside):
+                    # avoidance asked for it (a way round others, a step aside): planned in turn
+                    # within the ticks' route_work, the unit standing till then (None: not yet)
+                    route = self.routes.ask(u.spec.id, (order, u.leg, u.detour, avoid, u.x, u.y, u.heading),
+                                            lambda: self._route_steps(u, avoid))
+                    if route is None:
+                        return
+                else:  # an order's: planned at once (its work counts against the tick's)
+                    route = self.routes.spend(self._route_steps(u, avoid))
             if key is not None and len(self._routes) < 1024:
                 self._routes[key] = route  # a patrol drives the same legs over and over
         u.avoid = frozenset()
