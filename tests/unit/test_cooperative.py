@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from arcstar.maps.tilemap import TileMap
+from arcstar.maps.tilemap import WALL, TileMap
 from arcstar.outcomes import BadInput
 from arcstar.search.cooperative import CooperativePlanner
 
@@ -597,3 +597,48 @@ def test_lacam_a_slice_at_a_time_finds_what_lacam_finds() -> None:
     assert result == lacam(starts, goals, near, dist, max_nodes=5000, rotations=False)
     assert result.configs is not None and result.configs[-1] == tuple(goals)
     assert all(p > 0 for p in pieces)
+
+
+def test_a_later_planner_on_the_same_map_reuses_the_move_table_and_distances_and_plans_the_same() -> None:
+    """The move table and each goal's distances are kept on the map (a jam's rounds, the lab's
+    orders): a second planner for the same goals takes them (the same objects) and does less
+    work, plans as a planner on a fresh copy of the map does, and a map changed since is
+    planned on what it is now."""
+    tilemap, open_ = grid(ROOMS)
+    agents = [((1, 1), (11, 1)), ((12, 4), (1, 4)), ((2, 1), (12, 2))]
+    first = CooperativePlanner(tilemap, agents, neighbours=4)
+    second = CooperativePlanner(tilemap, agents[::-1], neighbours=4)
+    assert second._adjacent is first._adjacent
+    assert all(a is b for a, b in zip(second._distance, first._distance[::-1], strict=True))
+    assert second.work < first.work
+    copy_map, _ = grid(ROOMS)
+    fresh = CooperativePlanner(copy_map, agents[::-1], neighbours=4)
+    assert second.solve(400) == fresh.solve(400)
+    assert CooperativePlanner(tilemap, agents, neighbours=8)._adjacent is not first._adjacent  # per neighbours
+    x, y = 6, 2  # wall a tile of the passage between the rooms: the plans must go round it
+    assert open_[y, x]
+    tilemap.set_tile(x, y, WALL)
+    open_[y, x] = False
+    changed = CooperativePlanner(tilemap, agents, neighbours=4)
+    assert changed._adjacent is not first._adjacent
+    paths = changed.solve(400)
+    assert violations(paths, open_, 4) == [] and arrived(paths, agents)
+    late = CooperativePlanner(tilemap, agents, neighbours=8, prepare=False)  # made, then the map changed
+    tilemap.set_tile(6, 3, WALL)
+    list(late.preparing())
+    now = CooperativePlanner(tilemap, [((1, 1), (1, 2))], neighbours=8)
+    assert now._adjacent is not late._adjacent and (6 * 1 + 14 * 3) not in now._adjacent[14 * 3 + 5]
+
+
+def test_the_distances_a_map_keeps_are_bounded(monkeypatch) -> None:
+    """A map keeps at most ``KEPT_DISTANCES`` tiles' worth of distances (8 goals at least), the
+    goals planned for last."""
+    import arcstar.search.cooperative as coop
+
+    monkeypatch.setattr(coop, "KEPT_DISTANCES", 36 * 3)  # 3 goals' worth on this 12x3 map: 8 kept
+    tilemap, _ = grid(["#" * 12, "#" + "." * 10 + "#", "#" * 12])
+    goals = [(x, 1) for x in range(1, 11)]
+    for g in goals:
+        CooperativePlanner(tilemap, [((1, 1) if g != (1, 1) else (2, 1), g)], neighbours=4)
+    kept = tilemap.cached("cooperative:distances4", dict)
+    assert list(kept) == [y * 12 + x for x, y in goals[-8:]]

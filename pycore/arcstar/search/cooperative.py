@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import copy
 import heapq
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Sequence
 
 import numpy as np
@@ -64,6 +64,9 @@ RESTING_COST = 4
 #: Tiles made or swept (move table, distances) that count as one unit of ``work``: about the
 #: time of one expansion of the space-time search.
 SWEPT_A_UNIT = 20
+#: The most distances to goals a map keeps for later plans, in tiles (each goal's is a number per
+#: tile: about 32 MB of them; on a 128x128 map, 244 goals).
+KEPT_DISTANCES = 4_000_000
 #: The most ticks ``turn_wait`` may give one agent's turn (each is a state more per tile for
 #: its search: a larger number only slows planning).
 MAX_TURN_TICKS = 16
@@ -170,6 +173,7 @@ class CooperativePlanner:
         #: Agents that have stood this many ticks or more off their goals are planned first (``fair``).
         self.fair_after: int | None = None
         self.replan_every = max(1, self.window // 2)
+        self._map, self._version = tilemap, tilemap.version
         self._open = ~np.asarray(tilemap.blocked, dtype=bool)
         starts, goals = self._check_agents(agents)
         self.goals = goals
@@ -186,18 +190,40 @@ class CooperativePlanner:
 
     def preparing(self) -> Sliced[None]:
         """Make the move table (a row of tiles at a time) and each goal's distances (a sweep
-        of the map each); ``BadInput`` naming ``agents[i].goal`` for a goal its start cannot
-        reach. Planning before this is done is refused."""
+        of the map each), or take them from the map's cache (``TileMap.cached``: a jam's rounds
+        and the lab's plan the same goals on the same map again and again); ``BadInput`` naming
+        ``agents[i].goal`` for a goal its start cannot reach. Planning before this is done is
+        refused."""
+        same = self._map.version == self._version  # (else the map changed since: nothing kept is ours)
         if not self._adjacent:
-            for y in range(self.height):
-                self._adjacent += self._adjacency_row(y)
-                self.work += -(-self.width // SWEPT_A_UNIT)
-                yield self._fresh()
+            kept: list[tuple[int, ...]] = self._map.cached(f"cooperative:moves{self.neighbours}", list) if same \
+                else []
+            if not kept:
+                rows: list[tuple[int, ...]] = []
+                for y in range(self.height):
+                    rows += self._adjacency_row(y)
+                    self.work += -(-self.width // SWEPT_A_UNIT)
+                    yield self._fresh()
+                if not kept:  # (whole or not at all: a planner dropped half way leaves nothing)
+                    kept += rows
+            self._adjacent = kept
+        same = same and self._map.version == self._version
+        known: OrderedDict[int, list[int]] = \
+            self._map.cached(f"cooperative:distances{self.neighbours}", OrderedDict) if same else OrderedDict()
+        most = max(8, KEPT_DISTANCES // (self.width * self.height))
         for i in range(len(self._distance), len(self.goals)):
-            self._distance.append(self._distances_to(self.goals[i]))
-            if self._distance[i][self._starts[i]] < 0:
+            goal = self.goals[i]
+            dist = known.get(goal)
+            if dist is None:
+                dist = known[goal] = self._distances_to(goal)
+                while len(known) > most:
+                    known.popitem(last=False)
+                self.work += -(-self.width * self.height // SWEPT_A_UNIT)
+            else:
+                known.move_to_end(goal)
+            self._distance.append(dist)
+            if dist[self._starts[i]] < 0:
                 raise BadInput(f"agents[{i}]: the goal cannot be reached from the start", f"agents[{i}].goal")
-            self.work += -(-self.width * self.height // SWEPT_A_UNIT)
             yield self._fresh()
 
     def _fresh(self) -> int:
