@@ -642,3 +642,19 @@ def test_the_distances_a_map_keeps_are_bounded(monkeypatch) -> None:
         CooperativePlanner(tilemap, [((1, 1) if g != (1, 1) else (2, 1), g)], neighbours=4)
     kept = tilemap.cached("cooperative:distances4", dict)
     assert list(kept) == [y * 12 + x for x, y in goals[-8:]]
+
+
+def test_agents_resting_out_of_the_way_stay_put_and_the_one_that_moves_goes_round_or_through() -> None:
+    """Agents on their goals that nobody needs to pass stay there every tick (planned without a
+    search, as the search would plan them), and the one crossing the room arrives."""
+    rows = ["#" * 12] + ["#" + "." * 10 + "#"] * 6 + ["#" * 12]
+    tilemap, open_ = grid(rows)
+    resting = [(x, y) for x in (2, 5, 8) for y in (1, 3, 5)]
+    agents = [(t, t) for t in resting] + [((1, 6), (10, 1))]
+    paths = CooperativePlanner(tilemap, agents, neighbours=4).solve(200)
+    assert violations(paths, open_, 4) == [] and arrived(paths, agents)
+    mover = paths[-1]
+    crossed = set(mover)
+    for tile, path in zip(resting, paths, strict=False):
+        if tile not in crossed:
+            assert set(path) == {tile}

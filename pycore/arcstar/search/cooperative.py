@@ -370,6 +370,11 @@ class CooperativePlanner:
         ticks where it stands. None when every path runs into a reservation."""
         start, goal, dist = self.positions[i], self.goals[i], self._distance[i]
         end = t0 + self.window
+        if start == goal and not hold and all(table.free(goal, t, i) for t in range(t0 + 1, end + 1)):
+            # resting on its goal, which nobody planned before it passes: it stays (the only plan
+            # of cost 0, the one the search finds, a state a tick: most agents of a crowd, most rounds)
+            self.work += end - t0 + 1
+            return [goal] * (end - t0 + 1)
         if any(not table.free(start, t0 + k, i) for k in range(1, hold + 1)):
             return None
         turns = self.turn_ticks[i]
