@@ -676,3 +676,34 @@ def test_units_sent_to_one_place_in_the_open_settle(method, kind, starts):
     on = [u for u in w.units if math.hypot(u.x - 9.5, u.y - 3.5) <= 0.01]
     assert len(on) == 1 and on[0].status == "arrived"
     assert all(u.status.startswith("stopped") for u in w.units if u is not on[0])
+
+
+T_JUNCTION = ["###################", "#.................#", "###.#####.#####.###", "#########.#########",
+              "#########.#########", "#########.#########", "#########.#########", "#########.#########",
+              "#########.#########", "###################"]
+
+
+@pytest.mark.parametrize("method", ["pinter", "claimed"])
+def test_a_timed_order_to_a_unit_in_a_jams_plan_is_driven(method):
+    """Three cars meet where a long stem joins a corridor; their jam is handed to a cooperative
+    plan, and car s gets a timed order while in it. A timed order comes in the unit's own turn,
+    after the plan's look round: the plan handed s its old way, which ended on its old goal's
+    tile, and the order counted as done with s standing 'stopped 8.06 tiles from its goal' for
+    good (found by an outside survey). Now the plan is made again and s drives to its new goal."""
+    order_at = 40.05
+    doc = {"map": T_JUNCTION, "seed": 1, "duration": 160.05, "avoidance": method, "units": [
+        {"id": "w", "kind": "car", "start": [1.5, 1.5, 0.0], "goal": [9.5, 8.5]},
+        {"id": "s", "kind": "car", "start": [9.5, 8.5, -math.pi / 2], "goal": [17.5, 1.5],
+         "orders": [{"type": "move", "goal": [9.5, 2.5], "at": order_at}]},
+        {"id": "e", "kind": "car", "start": [17.5, 1.5, math.pi], "goal": [1.5, 1.5]}]}
+    sc = read_scenario(doc)
+    w = sc.world
+    while w.time < order_at - 1e-9:
+        w.step()
+    assert w.avoider.member(w.unit("s"))  # the order comes while s is in the jam's plan
+    w = run_from(sc, doc)
+    s = w.unit("s")
+    assert s.arrived is not None and s.status == "arrived"
+    assert (s.x, s.y) == pytest.approx((9.5, 2.5))
+    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units]
+    assert overlap(w) <= TOLERANCE

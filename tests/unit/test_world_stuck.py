@@ -218,3 +218,42 @@ def test_a_packed_corridor_ends_with_every_unit_arrived_or_stuck(method):
                                 [(int(u["goal"][0]), 1) for u in doc["units"]])
     assert 1 <= arrived <= best
     assert not w.busy and w.time < 120 and overlap(w) <= 0.05
+
+
+WIDE_T = ["#########", "#.......#", "###.#####", "###.#####", "###.#####", "#########"]
+ROOMS_AND_CORRIDOR = ["############", "#..######..#", "#..........#", "#..######..#", "############"]
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("case", ["wide_t", "rooms"])
+def test_plans_that_bodies_cannot_drive_end_with_units_stuck_not_moving_for_good(method, case):
+    """Units a whole tile wide cannot stand on neighbouring tiles' centres, as tile plans have
+    them: three in a corridor rotating their places past a side passage (a fourth resting in
+    it), or five of mixed sizes between two rooms. The plans are re-made every time the units
+    stand, for ever, and the units read ``moving`` to the run's end; now, after rounds that
+    bring nobody nearer, one unit at a time gives up, and the run ends with every unit arrived
+    or stuck, apart."""
+    wide = {"width": 1.0, "radius": 1.0, "speed": 1.5}
+    if case == "wide_t":
+        units = [{"id": "u0", "start": [3.5, 3.5, 0.0], "goal": [3.5, 3.5], **wide},
+                 {"id": "u1", "start": [5.5, 1.5, 3.1416], "goal": [4.5, 1.5], **wide},
+                 {"id": "u2", "start": [6.5, 1.5, 3.1416], "goal": [5.5, 1.5], **wide},
+                 {"id": "u3", "start": [4.5, 1.5, 0.0], "goal": [6.5, 1.5], **wide}]
+        doc = {"map": WIDE_T, "seed": 1, "duration": 300, "avoidance": method, "units": units}
+    else:
+        units = [{"id": "u0", "start": [9.5, 1.5, 2.3562], "goal": [8.5, 2.5], "kind": "person"},
+                 {"id": "u1", "start": [2.5, 2.5, 0.0], "goal": [7.5, 2.5], "width": 0.95, "radius": 0.6,
+                  "speed": 1.0},
+                 {"id": "u2", "start": [5.5, 2.5, 3.1416], "goal": [2.5, 2.5], **wide},
+                 {"id": "u3", "start": [10.5, 3.5, -2.9997], "goal": [3.5, 2.5], "kind": "tank"},
+                 {"id": "u4", "start": [6.5, 2.5, 3.1416], "goal": [1.5, 2.5], "width": 0.3, "radius": 0.3,
+                  "speed": 3.0}]
+        doc = {"map": ROOMS_AND_CORRIDOR, "seed": 1, "duration": 400, "avoidance": method, "units": units}
+    w = run(doc)
+    assert not w.busy and w.time < doc["duration"] - 1.0, [(u.id, u.status) for u in w.units]
+    assert {u.state for u in w.units} <= {UnitStatus.ARRIVED, UnitStatus.STUCK, UnitStatus.IDLE}
+    for u, given in zip(w.units, units, strict=True):
+        if u.state is UnitStatus.ARRIVED:
+            assert abs(u.x - given["goal"][0]) < 0.01 and abs(u.y - given["goal"][1]) < 0.01
+    assert sum(u.state is UnitStatus.ARRIVED for u in w.units) >= 2
+    assert overlap(w) <= 0.05

@@ -112,6 +112,11 @@ FAIR_AFTER, FAIR_EVERY, FAIR_WINDOW = 3, 2, 8
 #: planned again. Such rings last for good; shorter ones undo themselves (a unit pivoting in
 #: place, one braking): at 1 s, tank doors re-planned for those and stood longer.
 RING_AFTER = 3.0
+#: Rounds in a row planned again because units stood (``STALLED``, ``RING_AFTER``) with none of
+#: them nearer its goal than at any round before (the tiles left, summed): the plans are not
+#: driven as planned (bodies a tile wide cannot stand on neighbouring tiles' centres, say), and
+#: one unit gives its orders up (``_futile``), as when no plan exists.
+FUTILE_ROUNDS = 3
 #: The most ticks a unit's turn is planned to take (``turn_ticks``): 2 for a tank (0.8 rad/s at
 #: 2 tiles/s: a quarter pivot is the time of 4 tiles) met the 10 s criterion at 7 of 29 unseen
 #: doors of 20 tanks, against 4 with 1; 3 or 4 did worse (plans longer for everyone).
@@ -196,6 +201,9 @@ class Cooperative(Avoider):
         self.settle_until = -1.0
         self.rounds = 0
         self.left: float = math.inf
+        self.futile = 0  # rounds in a row due to units standing, none nearer its goal (FUTILE_ROUNDS)
+        self.nearest_sum: float = math.inf  # the least tiles left to the goals at a round, summed
+        self.restart = False  # the next round is due because units stood (stalled, or in a ring)
         self.seen: tuple[int, int] = (0, -1)
         self.done: int | None = None  # the plans' progress summed, when it last changed
         self.active = 0.0
@@ -211,6 +219,7 @@ class Cooperative(Avoider):
 
     def changed(self, world: World) -> None:
         self.dirty = True
+        self.futile, self.nearest_sum = 0, math.inf
         if self._job is not None:  # planned for units or orders that are no more: afresh
             self._job.close()
             self._job = None
@@ -235,7 +244,7 @@ class Cooperative(Avoider):
             self.ring_since.pop(uid, None)
             return
         if now - self.ring_since.setdefault(uid, now) >= RING_AFTER:
-            self.dirty = True
+            self.dirty = self.restart = True
 
     def _waits_for(self, start: str, uid: str, now: float) -> bool:
         """Whether ``start`` stands waiting for ``uid``: held by its body, or at the last centre
@@ -270,7 +279,18 @@ class Cooperative(Avoider):
         return False, MARGIN
 
     def may_start(self, world: World, u: UnitState, now: float) -> bool:
-        return not self.dirty and self._job is None
+        """Not while a round is due or being planned; nor for a unit whose order changed since
+        its round (a timed order comes in its own turn, after the round's look): the round is
+        then planned again, and the unit waits for it."""
+        if self.dirty or self._job is not None:
+            return False
+        want = self._want(world, u)
+        if want is not None:
+            plan = self.plans.get(u.spec.id)
+            if plan is None or plan.want != want:
+                self.dirty = True
+                return False
+        return True
 
     # -- planning ------------------------------------------------------------------------------
     def _want(self, world: World, u: UnitState) -> Tile | None:
@@ -330,7 +350,7 @@ class Cooperative(Avoider):
                 self.seen = (id(known), known.version)  # the team learned something: plan again
                 self.dirty = self._crossed(known)         # if a wall found lies on a plan
         if not self.dirty:
-            self.dirty = self._stalled(now)
+            self.dirty = self.restart = self._stalled(now)
         if not self.dirty:
             for u in self.mine(world):
                 want = self._want(world, u)
@@ -479,6 +499,8 @@ class Cooperative(Avoider):
                 u.queue.append(Order(OrderKind.MOVE, (back,), aside=True))
         if planner.unsolvable:
             yield from self._give_up(planner, units, agents, wants, free, history)
+        elif self._futile(agents, wants):
+            self._stuck_farthest(units, agents, wants)
         elif self.rounds >= MAX_ROUNDS and self.members is not None:
             self.members.clear()  # a jam it cannot untangle, maybe for want of search: hand the units back
         elif self.rounds >= MAX_ROUNDS:
@@ -510,6 +532,30 @@ class Cooperative(Avoider):
                 break
         _stuck(units[pick])
         self.rounds = 0
+        self.dirty = True
+
+    def _futile(self, agents: list[tuple[Tile, Tile]], wants: list[Tile | None]) -> bool:
+        """Whether ``FUTILE_ROUNDS`` rounds in a row have been planned because units stood, with
+        the units with orders no nearer their goals (tiles left, summed) than at any round
+        before (a round nearer starts the count again)."""
+        left = sum(abs(s[0] - g[0]) + abs(s[1] - g[1]) for (s, g), want in zip(agents, wants, strict=True)
+                   if want is not None)
+        if left < self.nearest_sum:
+            self.nearest_sum, self.futile = left, 0
+        elif self.restart:
+            self.futile += 1
+        self.restart = False
+        return self.futile >= FUTILE_ROUNDS
+
+    def _stuck_farthest(self, units: list[UnitState], agents: list[tuple[Tile, Tile]],
+                        wants: list[Tile | None]) -> None:
+        """The unit with orders farthest from its goal gives them up (the last such of the
+        plan's order on a tie); the rest are planned again without it."""
+        ways = [(abs(s[0] - g[0]) + abs(s[1] - g[1]), k)
+                for k, ((s, g), want) in enumerate(zip(agents, wants, strict=True)) if want is not None and s != g]
+        if ways:
+            _stuck(units[max(ways)[1]])
+        self.futile, self.nearest_sum = 0, math.inf
         self.dirty = True
 
     @staticmethod
