@@ -25,12 +25,12 @@ from .orders import Route
 MAX_ROUTE_WORK = 1 << 30
 
 
-def check_route_work(value: Any) -> int | None:
-    """``value`` as a tick's route budget (None: none); ``BadInput`` naming ``route_work``."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                              or not 1 <= value <= MAX_ROUTE_WORK):
-        raise BadInput(f"route_work must be a whole number from 1 to {MAX_ROUTE_WORK}, or None, "
-                       f"got {shown(value)}", "route_work")
+def check_work(value: Any, field: str, most: int) -> int | None:
+    """``value`` as a tick's budget of work from 1 to ``most`` (None: no budget); ``BadInput``
+    naming ``field`` for anything else."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most):
+        raise BadInput(f"{field} must be a whole number from 1 to {most}, or null (no budget), got {shown(value)}",
+                       field)
     return value
 
 
@@ -53,7 +53,7 @@ class RouteQueue:
     they waited in all, the longest wait (ticks)."""
 
     def __init__(self, budget: int | None = None) -> None:
-        self.budget = check_route_work(budget)
+        self.budget = check_work(budget, "route_work", MAX_ROUTE_WORK)
         self.left = 0
         self.tick = 0
         self.jobs: dict[str, RouteJob] = {}

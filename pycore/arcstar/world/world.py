@@ -31,7 +31,7 @@ from .fog import Fog
 from .methods import make_avoider
 from .motion import Mover
 from .orders import Order, OrderKind, Point, Route, plan_route_steps, tile_of
-from .routing import RouteQueue
+from .routing import RouteQueue, check_work
 from .spacing import MARGIN, Neighbours, reach_pad
 from .spacing import room as spacing_room
 from .state import UnitState, UnitStatus
@@ -75,11 +75,7 @@ class World:
     def __init__(self, tilemap: TileMap, dt: float = DT, seed: int = 0,
                  avoidance: Avoidance = Avoidance.NONE, record: bool = True, fog: bool = False,
                  plan_work: int | None = None, route_work: int | None = None) -> None:
-        if plan_work is not None and (isinstance(plan_work, bool) or not isinstance(plan_work, int)
-                                      or not 1 <= plan_work <= MAX_PLAN_WORK):
-            raise BadInput(f"plan_work must be a whole number from 1 to {MAX_PLAN_WORK}, or None, "
-                           f"got {shown(plan_work)}", "plan_work")
-        self.plan_work = plan_work
+        self.plan_work = check_work(plan_work, "plan_work", MAX_PLAN_WORK)
         self.routes = RouteQueue(route_work)
         self.map, self.dt, self.seed, self.avoidance = tilemap, dt, seed, avoidance
         self.record = record
