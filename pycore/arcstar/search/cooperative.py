@@ -182,8 +182,8 @@ class CooperativePlanner:
         #: The work done so far (``sliced``: expansions, ``SWEPT_A_UNIT`` tiles swept, LaCAM's
         #: agent moves, each about as long), and how much of it was last reported.
         self.work, self._reported = 0, 0
-        self._adjacent: list[tuple[int, ...]] = []
-        self._distance: list[list[int]] = []
+        self._adjacent: Sequence[tuple[int, ...]] = ()
+        self._distance: list[Sequence[int]] = []
         self._reset(starts)
         if prepare:
             run_to_end(self.preparing())
@@ -196,26 +196,27 @@ class CooperativePlanner:
         refused."""
         same = self._map.version == self._version  # (else the map changed since: nothing kept is ours)
         if not self._adjacent:
-            kept: list[tuple[int, ...]] = self._map.cached(f"cooperative:moves{self.neighbours}", list) if same \
-                else []
-            if not kept:
+            # kept as tuples of numbers, which the garbage collector stops walking
+            kept: dict[str, tuple[tuple[int, ...], ...]] = \
+                self._map.cached(f"cooperative:moves{self.neighbours}", dict) if same else {}
+            table = kept.get("moves")
+            if table is None:
                 rows: list[tuple[int, ...]] = []
                 for y in range(self.height):
                     rows += self._adjacency_row(y)
                     self.work += -(-self.width // SWEPT_A_UNIT)
                     yield self._fresh()
-                if not kept:  # (whole or not at all: a planner dropped half way leaves nothing)
-                    kept += rows
-            self._adjacent = kept
+                table = kept.setdefault("moves", tuple(rows))  # (whole or not at all)
+            self._adjacent = table
         same = same and self._map.version == self._version
-        known: OrderedDict[int, list[int]] = \
+        known: OrderedDict[int, tuple[int, ...]] = \
             self._map.cached(f"cooperative:distances{self.neighbours}", OrderedDict) if same else OrderedDict()
         most = max(8, KEPT_DISTANCES // (self.width * self.height))
         for i in range(len(self._distance), len(self.goals)):
             goal = self.goals[i]
             dist = known.get(goal)
             if dist is None:
-                dist = known[goal] = self._distances_to(goal)
+                dist = known[goal] = tuple(self._distances_to(goal))
                 while len(known) > most:
                     known.popitem(last=False)
                 self.work += -(-self.width * self.height // SWEPT_A_UNIT)
