@@ -3,6 +3,7 @@ run with each avoidance method and checked from the samples alone with ``worldch
 its own): every unit within its limits and out of walls, bodies never overlapping by more than
 0.05 tile, arrivals, and how long a unit ever stood stuck."""
 
+import json
 import math
 import random
 
@@ -706,4 +707,48 @@ def test_a_timed_order_to_a_unit_in_a_jams_plan_is_driven(method):
     assert s.arrived is not None and s.status == "arrived"
     assert (s.x, s.y) == pytest.approx((9.5, 2.5))
     assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units]
+    assert overlap(w) <= TOLERANCE
+
+
+#: An outside survey's door with timed orders (14 units of every kind, some sent to one tile).
+SURVEY_DOOR_UNITS = json.loads(
+    "[{\"id\":\"u0\",\"start\":[7.5,4.5,-2.78],\"goal\":[13.5,5.5],\"kind\":\"tank\"},{\"id\":\"u1\",\"start\":[15.5,3.5,0."
+    "79],\"kind\":\"car\",\"orders\":[{\"type\":\"move\",\"goal\":[13.5,5.5]},{\"type\":\"move\",\"goal\":[15.5,2.5],\"at\":4"
+    "0}]},{\"id\":\"u2\",\"start\":[6.5,4.5,-1.51],\"goal\":[13.5,5.5],\"kind\":\"person\"},{\"id\":\"u3\",\"start\":[13.5,"
+    "5.5,-2.39],\"kind\":\"tank\",\"orders\":[{\"type\":\"move\",\"goal\":[13.5,5.5]},{\"type\":\"move\",\"goal\":[16.5,6.5"
+    "],\"at\":30}]},{\"id\":\"u4\",\"start\":[6.5,3.5,3.01],\"goal\":[17.5,6.5],\"kind\":\"car\"},{\"id\":\"u5\",\"start\":[1"
+    "6.5,4.5,-1.44],\"kind\":\"person\",\"orders\":[{\"type\":\"move\",\"goal\":[2.5,1.5]},{\"type\":\"move\",\"goal\":[2.5"
+    ",4.5],\"at\":15}]},{\"id\":\"u6\",\"start\":[5.5,1.5,2.97],\"goal\":[14.5,7.5],\"kind\":\"tank\"},{\"id\":\"u7\",\"star"
+    "t\":[10.5,7.5,-0.19],\"kind\":\"car\",\"orders\":[{\"type\":\"move\",\"goal\":[8.5,2.5]},{\"type\":\"move\",\"goal\":[1"
+    "1.5,2.5],\"at\":12}]},{\"id\":\"u8\",\"start\":[3.5,2.5,-1.82],\"goal\":[10.5,4.5],\"kind\":\"person\"},{\"id\":\"u9\""
+    ",\"start\":[11.5,1.5,-1.99],\"kind\":\"tank\",\"orders\":[{\"type\":\"move\",\"goal\":[8.5,3.5]},{\"type\":\"move\",\"g"
+    "oal\":[14.5,3.5],\"at\":30}]},{\"id\":\"u10\",\"start\":[3.5,1.5,1.46],\"goal\":[11.5,2.5],\"kind\":\"car\"},{\"id\":"
+    "\"u11\",\"start\":[10.5,2.5,3.0],\"kind\":\"person\",\"orders\":[{\"type\":\"move\",\"goal\":[7.5,5.5]},{\"type\":\"mov"
+    "e\",\"goal\":[15.5,6.5],\"at\":12}]},{\"id\":\"u12\",\"start\":[4.5,7.5,2.47],\"goal\":[11.5,5.5],\"kind\":\"tank\"},"
+    "{\"id\":\"u13\",\"start\":[15.5,5.5,-0.05],\"kind\":\"car\",\"orders\":[{\"type\":\"move\",\"goal\":[7.5,6.5]},{\"type\""
+    ":\"move\",\"goal\":[17.5,2.5],\"at\":30}]}]")
+
+
+def test_a_step_aside_never_makes_a_jams_round_due_again(monkeypatch):
+    """A round has idle units step aside (an order aside, queued by the plan itself); the check
+    that re-plans a unit whose order changed since its round (a timed order) took that order for
+    a new one too and planned the round again each time (an outside survey: twice the work on
+    its door). Only a unit's own orders count."""
+    from arcstar.world import coordinated
+
+    due: list[tuple[str, bool]] = []
+    may_start = coordinated.Cooperative.may_start
+
+    def watched(self, world, u, now):
+        before = self.dirty
+        ok = may_start(self, world, u, now)
+        if not before and self.dirty:
+            due.append((u.spec.id, u.next_order is not None and u.next_order.aside))
+        return ok
+
+    monkeypatch.setattr(coordinated.Cooperative, "may_start", watched)
+    rows = ["#" * 19] + ["#........#........#"] * 3 + ["#" + "." * 17 + "#"] + ["#........#........#"] * 3 + ["#" * 19]
+    doc = {"map": rows, "seed": 5, "duration": 150, "avoidance": "pinter", "units": SURVEY_DOOR_UNITS}
+    w = run(doc)
+    assert not any(aside for _, aside in due), due
     assert overlap(w) <= TOLERANCE

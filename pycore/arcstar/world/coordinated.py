@@ -284,10 +284,11 @@ class Cooperative(Avoider):
         then planned again, and the unit waits for it."""
         if self.dirty or self._job is not None:
             return False
-        want = self._want(world, u)
-        if want is not None:
+        order = u.next_order
+        if order is not None and not order.aside:  # (a step aside is the plan's own, or a way made)
+            want = self._want(world, u)
             plan = self.plans.get(u.spec.id)
-            if plan is None or plan.want != want:
+            if want is not None and (plan is None or plan.want != want):
                 self.dirty = True
                 return False
         return True
