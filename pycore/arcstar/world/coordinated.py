@@ -130,6 +130,11 @@ def _stuck(u: UnitState) -> None:
     u.queue.clear()
 
 
+def _apart(a: Tile, b: Tile) -> int:
+    """Tiles between ``a`` and ``b`` on 4 neighbours, walls aside (how far a unit is from its goal)."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
 def turn_ticks(spec: UnitSpec) -> int:
     """The ticks a unit stands on a corner in its plan before it turns: its quarter pivot in the
     time it takes to cross a tile at top speed, 1 to ``TURN_TICKS``."""
@@ -520,7 +525,7 @@ class Cooperative(Avoider):
         neighbours, from where it stands: not one on its goal that the plan has make way). The
         one to give up is the first of the ``GIVE_UP_TRIES`` first without which the others can
         all get through (``CooperativePlanner.reaching``), else the first."""
-        ways = sorted(((h[-1] != g, abs(s[0] - g[0]) + abs(s[1] - g[1]), -k, k)
+        ways = sorted(((h[-1] != g, _apart(s, g), -k, k)
                        for k, ((s, g), want, h) in enumerate(zip(agents, wants, history, strict=True))
                        if want is not None), reverse=True)
         if not ways:
@@ -539,8 +544,7 @@ class Cooperative(Avoider):
         """Whether ``FUTILE_ROUNDS`` rounds in a row have been planned because units stood, with
         the units with orders no nearer their goals (tiles left, summed) than at any round
         before (a round nearer starts the count again)."""
-        left = sum(abs(s[0] - g[0]) + abs(s[1] - g[1]) for (s, g), want in zip(agents, wants, strict=True)
-                   if want is not None)
+        left = sum(_apart(s, g) for (s, g), want in zip(agents, wants, strict=True) if want is not None)
         if left < self.nearest_sum:
             self.nearest_sum, self.futile = left, 0
         elif self.restart:
@@ -552,7 +556,7 @@ class Cooperative(Avoider):
                         wants: list[Tile | None]) -> None:
         """The unit with orders farthest from its goal gives them up (the last such of the
         plan's order on a tie); the rest are planned again without it."""
-        ways = [(abs(s[0] - g[0]) + abs(s[1] - g[1]), k)
+        ways = [(_apart(s, g), k)
                 for k, ((s, g), want) in enumerate(zip(agents, wants, strict=True)) if want is not None and s != g]
         if ways:
             _stuck(units[max(ways)[1]])
@@ -572,7 +576,7 @@ class Cooperative(Avoider):
             wait = max(_longest_wait(p, g) for p, (_, g) in zip(h, agents, strict=True))
             return left, max(wait, WAIT_OK), max(map(len, h))
         n = len(agents)
-        way = [abs(s[0] - g[0]) + abs(s[1] - g[1]) for s, g in agents]
+        way = [_apart(s, g) for s, g in agents]
         far = sorted(range(n), key=lambda i: -way[i])
         best, best_score = history, score(history)
         given = list(range(n))
