@@ -195,7 +195,8 @@ export function applyState(app, msg) {
     say(app, `All ${plural(m.units, 'unit')} arrived: makespan ${fixed(m.makespan, 2)} s, sum of travel times ${fixed(m.travel_sum, 1)} s, deepest overlap ${fixed(m.deepest_overlap, 3)} tiles.`);
   }
   if (typeof msg.running === 'boolean') w.running = msg.running;
-  if (typeof msg.speed === 'number') w.speed = msg.speed;
+  // the speed is the page's own (every world_run sends it): a state the worker posted before the
+  // last change would otherwise set it back, and [ ] would then step from a stale speed
   w.lag = msg.lag ?? 0;
   w.states++;
   app.emit('world');

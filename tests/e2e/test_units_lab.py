@@ -170,6 +170,29 @@ def test_keys_switch_mode_speed_and_stop_and_the_help_lists_them(lab: Page):
     lab.wait_for_function("!window.arcstar.state().helpOpen")
 
 
+def test_a_speed_key_steps_from_the_speed_just_chosen_not_from_a_late_answer(lab: Page):
+    # ] and [ are pressed, then the worker's answer to ] arrives (it tells the speed it was sent),
+    # then [ again: it must step from the speed the page chose last (1), not from the answer's (2).
+    load_preset(lab, "junction", "none")
+    set_speed(lab, "1")
+    speed = lab.evaluate("""async () => {
+        const map = document.querySelector('[data-testid="map"]');
+        map.focus();
+        const key = (k) => map.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+        const states = () => window.arcstar.world().states;
+        const before = states();
+        key(']');
+        key('[');
+        const t0 = performance.now();
+        while (states() === before && performance.now() - t0 < 30000) await new Promise((r) => setTimeout(r, 0));
+        key('[');
+        while (states() < before + 3 && performance.now() - t0 < 30000) await new Promise((r) => setTimeout(r, 5));
+        return [states() - before, window.arcstar.world().speed];
+    }""")
+    assert speed == [3, 0.5]
+    assert lab.get_by_test_id("world-speed").input_value() == "0.5"
+
+
 def test_select_and_right_click_orders_a_move(lab: Page):
     w = load_preset(lab, "door", "none")
     unit = w["units"][0]
