@@ -5,7 +5,9 @@
   (Figures 9-11: arc, tangent line, arc);
 - ``dubins`` / ``dubins_all``: the full forward-only Dubins set (those four plus the two
   arc-arc-arc words), the shortest of which is the shortest forward path;
-- ``reeds_shepp`` / ``reeds_shepp_all``: the Reeds-Shepp set for units that can reverse.
+- ``reeds_shepp`` / ``reeds_shepp_all``: the Reeds-Shepp set for units that can reverse;
+- ``dubins_candidates`` / ``reeds_shepp_candidates``: those sets unbuilt (``Candidate``), for a
+  caller that wants the first of them that clears the walls.
 
 Conventions are those of ``geometry``: tiles, y down, heading 0 = east, pi/2 = south. A turn
 sense ``+1`` sweeps the heading upwards (clockwise on screen), ``-1`` downwards
@@ -29,8 +31,9 @@ from typing import Any
 from .primitives import TWO_PI, Arc, Line, Path, Pose, check_radius, normalize_angle, point_of
 
 __all__ = [
-    "arc_then_line", "arc_then_line_candidates", "dubins", "dubins_all", "dubins_length",
-    "pinter_curves", "reeds_shepp", "reeds_shepp_all", "reeds_shepp_length",
+    "Candidate", "arc_then_line", "arc_then_line_candidates", "dubins", "dubins_all", "dubins_candidates",
+    "dubins_length", "pinter_curves", "reeds_shepp", "reeds_shepp_all", "reeds_shepp_candidates",
+    "reeds_shepp_length",
     "shortest_pinter", "turning_center",
 ]
 
@@ -110,6 +113,29 @@ def _build(p0: Pose, r: float, plan: _Plan) -> Path:
     if not segs:
         segs.append(Line.from_pose(p0, 0.0))
     return Path._chain(tuple(segs), _label(plan))
+
+
+class Candidate:
+    """A curve known by its plan and its length, built only when ``path`` is asked for: a caller
+    that takes the first clear one of several (a turn's candidates) builds few of them.
+    ``length`` is the built path's length to the last bit (the same sum in the same order)."""
+
+    __slots__ = ("_p0", "_r", "_plan", "length", "_path")
+
+    def __init__(self, p0: Pose, r: float, plan: _Plan) -> None:
+        self._p0, self._r, self._plan = p0, r, plan
+        self._path: Path | None = None
+        total = 0.0
+        for _, a in plan:
+            if abs(a) > _TINY:
+                total += abs(a) * r
+        self.length = total
+
+    @property
+    def path(self) -> Path:
+        if self._path is None:
+            self._path = _build(self._p0, self._r, self._plan)
+        return self._path
 
 
 def _inputs(p0: Any, p1: Any, r: Any) -> tuple[Pose, Pose, float]:
@@ -253,10 +279,15 @@ def shortest_pinter(p0: Any, p1: Any, r: float) -> Path:
 def dubins_all(p0: Any, p1: Any, r: float) -> list[Path]:
     """Every feasible Dubins word from ``p0`` to ``p1`` (up to six: "+S+", "-S-", "+S-",
     "-S+", "+-+", "-+-"), each its shortest variant, sorted shortest first."""
+    return [c.path for c in dubins_candidates(p0, p1, r)]
+
+
+def dubins_candidates(p0: Any, p1: Any, r: float) -> list[Candidate]:
+    """``dubins_all`` in the same order, each built only when its ``path`` is asked for."""
     p0, p1, r = _inputs(p0, p1, r)
     x, y, phi = _frame(p0, p1, r)
     plans = sorted(_dubins_plans(x, y, phi), key=_plan_length)
-    return [_build(p0, r, plan) for plan in plans if _reaches(plan, x, y, phi)]
+    return [Candidate(p0, r, plan) for plan in plans if _reaches(plan, x, y, phi)]
 
 
 def dubins(p0: Any, p1: Any, r: float) -> Path:
@@ -450,13 +481,18 @@ def reeds_shepp(p0: Any, p1: Any, r: float) -> Path:
 
 def reeds_shepp_all(p0: Any, p1: Any, r: float) -> list[Path]:
     """Every distinct Reeds-Shepp candidate that reaches ``p1``, sorted shortest first."""
+    return [c.path for c in reeds_shepp_candidates(p0, p1, r)]
+
+
+def reeds_shepp_candidates(p0: Any, p1: Any, r: float) -> list[Candidate]:
+    """``reeds_shepp_all`` in the same order, each built only when its ``path`` is asked for."""
     p0, p1, r = _inputs(p0, p1, r)
     seen, out = set(), []
     for plan in _rs_sorted(p0, p1, r):
         key = tuple((st, round(a, 9)) for st, a in plan if abs(a) > _TINY)
         if key not in seen:
             seen.add(key)
-            out.append(_build(p0, r, plan))
+            out.append(Candidate(p0, r, plan))
     return out
 
 

@@ -15,11 +15,19 @@ conventions: coordinates, headings, speed-limit entries).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..collision.swept import body_reach, first_collision, hit_tables, primitive_hits, primitive_of
-from ..geometry.curves import arc_then_line, arc_then_line_candidates, dubins, dubins_all, reeds_shepp_all
+from ..geometry.curves import (
+    arc_then_line,
+    arc_then_line_candidates,
+    dubins,
+    dubins_all,
+    dubins_candidates,
+    reeds_shepp_all,
+    reeds_shepp_candidates,
+)
 from ..geometry.primitives import Arc, Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 
@@ -60,17 +68,23 @@ class Ctx:
         return not any(primitive_hits(t, primitive_of(s), r) for s in segs)
 
 
-def first_clear(ctx: Ctx) -> Callable[[list[list]], list]:
-    def choose(cands: list[list]) -> list:
+def first_clear(ctx: Ctx) -> Callable[[Iterable[list]], list]:
+    """The first candidate that clears the walls, else the first (candidates come lazily: those
+    after the one taken are never built)."""
+    def choose(cands: Iterable[list]) -> list:
+        first = None
         for c in cands:
             if ctx.clear(c):
                 return c
-        return cands[0]
+            if first is None:
+                first = c
+        assert first is not None  # a turn has at least one candidate
+        return first
     return choose
 
 
-def first_candidate(cands: list[list]) -> list:
-    return cands[0]
+def first_candidate(cands: Iterable[list]) -> list:
+    return next(iter(cands))
 
 
 # ----------------------------------------------------------------------------- layout
@@ -120,9 +134,14 @@ class Layout:
     corners for given per-corner radii and pivots (corner 0 is the start, m the goal)."""
 
     def __init__(self, pts: list[tuple[float, float]], hs: float | None, hg: float | None,
-                 rad: list[float], pivot: list[bool], choose: Callable[[list[list]], list],
-                 can_reverse: bool = False, shrink: bool = True) -> None:
+                 rad: list[float], pivot: list[bool], choose: Callable[[Iterable[list]], list],
+                 can_reverse: bool = False, shrink: bool = True,
+                 chosen: dict[tuple, list] | None = None) -> None:
         self.shrink = shrink  # fillets beside a pivot shrink to fit (tighter) or join it (backup)
+        #: a group's chosen curve by where it starts and ends and its radius, kept by a caller
+        #: that lays out the same points again with other radii (``tighter``): most groups are
+        #: the same each time, and choosing one builds and tests curves
+        self.chosen = chosen
         self.pts = pts
         self.m = m = len(pts) - 1
         self.hg = hg
@@ -281,8 +300,13 @@ class Layout:
         X = self.anchor_pose(exit_, True) if (exit_ is not None or self.G is not None) else None
         free = self.pts[m] if X is None else None
         inner = [self.pts[k] for k in range(max(a, 1), min(b, m - 1) + 1)]
-        cands = _group_candidates(E, X, free, inner, r, self.can_reverse)
-        return Turn(a, b, "group", entry, exit_, self.choose(cands), r)
+        key = (a, b, E, X, r)
+        kept = None if self.chosen is None else self.chosen.get(key)
+        if kept is None:
+            kept = self.choose(_group_candidates(E, X, free, inner, r, self.can_reverse))
+            if self.chosen is not None:
+                self.chosen[key] = kept
+        return Turn(a, b, "group", entry, exit_, list(kept), r)
 
     # -- assembly
     def assemble(self, turns: list[Turn]) -> tuple[Path, list[Piece]]:
@@ -325,11 +349,12 @@ def _split_arc_line(p: Path | None) -> tuple[list[Arc], Line | None]:
 
 
 def _group_candidates(E: Pose, X: Pose | None, free: tuple[float, float] | None,
-                      inner: list[tuple[float, float]], r: float, can_reverse: bool) -> list[list]:
+                      inner: list[tuple[float, float]], r: float, can_reverse: bool) -> Iterator[list]:
     """Curves from E through a group of corners to X (or to the free end point), preferred
     first: Pinter's chain of arc-then-line curves through every waypoint of the group, then the
-    direct Dubins words shortest first (and Reeds-Shepp words if reversing is allowed)."""
-    cands: list[list] = []
+    direct Dubins words shortest first (and Reeds-Shepp words if reversing is allowed). Each is
+    built when asked for: ``first_clear`` mostly takes the chain, and the words cost more."""
+    given = False
     chain: list = []
     cur = E
     ok = True
@@ -346,19 +371,21 @@ def _group_candidates(E: Pose, X: Pose | None, free: tuple[float, float] | None,
         last = dubins(cur, X, r) if X is not None else arc_then_line(cur, free, r)
         if last is not None:
             chain += [s for s in last.segments if s.length > 0.0]
-            cands.append(chain)
+            given = True
+            yield chain or [Line.from_pose(E, 0.0)]
     if X is not None:
-        direct = dubins_all(E, X, r)
+        words = dubins_candidates(E, X, r)
         if can_reverse:
-            direct = sorted(direct + reeds_shepp_all(E, X, r), key=lambda p: p.length)
+            words = sorted(words + reeds_shepp_candidates(E, X, r), key=lambda c: c.length)
+        direct: Iterable[Path] = (c.path for c in words)
     else:
         direct = sorted((p for p in arc_then_line_candidates(E, free, r).values() if p is not None),
                         key=lambda p: p.length)
     for p in direct:
-        cands.append([s for s in p.segments if s.length > 0.0] or [Line.from_pose(E, 0.0)])
-    if not cands:  # pragma: no cover - dubins always reaches
-        cands.append([Line.from_pose(E, 0.0)])
-    return [c if c else [Line.from_pose(E, 0.0)] for c in cands]
+        given = True
+        yield [s for s in p.segments if s.length > 0.0] or [Line.from_pose(E, 0.0)]
+    if not given:  # pragma: no cover - dubins always reaches
+        yield [Line.from_pose(E, 0.0)]
 
 
 # ----------------------------------------------------------------------------- helpers
