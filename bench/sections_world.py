@@ -492,12 +492,19 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
 #: speed per second, 2 tiles/s^2, braking at twice that).
 EXAMPLE_UNIT = {"width": 0.8, "radius": 0.5, "speed": 2.0}
 
+#: A unit given nothing but its place: every field UnitSpec's default (0.8 wide, turning radius
+#: 1.0, 2 tiles/s, pivoting at 2 rad/s, no reversing), what a scenario file gets by default.
+DEFAULT_UNIT: dict[str, Any] = {}
+
 #: Variations of the proof scenarios none of the tests or presets use: other seeds of the door,
-#: the door with the issue's example unit, more units through a bigger door room, and swaps
-#: through a narrower, a shorter corridor.
+#: the door with the issue's example unit, with the default unit and with cars and tanks, more
+#: units through a bigger door room, and swaps through a narrower, a shorter corridor.
 SWEEP: list[tuple[str, dict[str, Any]]] = [
     *(("door", {"count": 20, "seed": seed}) for seed in range(1, 9)),
     *(("door", {"count": 20, "seed": seed, "unit": EXAMPLE_UNIT}) for seed in range(1, 4)),
+    *(("door", {"count": 20, "seed": seed, "unit": DEFAULT_UNIT}) for seed in range(1, 3)),
+    ("door", {"count": 20, "seed": 1, "kind": "car"}),
+    ("door", {"count": 20, "seed": 1, "kind": "tank"}),
     ("door", {"count": 30, "room": 9, "seed": 3}),
     ("group_swap", {"count": 6}),
     ("group_swap", {"count": 8, "corridor": 1}),
