@@ -12,7 +12,7 @@ import pytest
 import arcstar
 from arcstar.geometry.primitives import Pose
 from arcstar.world import KIND_PRESETS, Kind, Order, OrderKind, UnitSpec, World, unit_of_kind
-from worldcheck import check_trajectory, disc_overlap
+from worldcheck import check_trajectory, disc_overlap, wrap
 
 OPEN = ["............", "............", "............", "............"]
 CORNER = ["..........", "..........", "......###.", "......#...", "......#..."]
@@ -272,6 +272,60 @@ def test_a_car_backs_up_to_turn_round_in_a_small_room(method):
     assert u.arrived is not None
     assert any(s[4] < 0 for s in u.samples), "it reverses (negative speed) on the way"
     assert abs(math.remainder(u.samples[-1][3] - math.pi, 2 * math.pi)) < 1e-6
+
+
+CORRIDOR = ["############", "#..........#", "############"]
+
+
+@pytest.mark.parametrize("kind", ["tank", "car"])
+def test_a_unit_that_can_back_up_backs_a_short_way_behind_it_on_a_tile_path(kind):
+    # A tile path (plain A*, as steps aside and the cooperative plans are driven) that runs
+    # straight back behind the unit: backed along, facing the way it faced, where one that cannot
+    # back up turns half round on the spot first (a tank in 3.9 s, a car in 6.3 s).
+    times = {}
+    for reverse in (True, False):
+        spec = unit_of_kind("a", kind, method="astar", can_reverse=reverse)
+        w, m = world_of(CORRIDOR, [(spec, (7.5, 1.5, 0.0), [move(4.5, 1.5)])])
+        w.run(60)
+        u = w.units[0]
+        check(u, w, m)
+        assert u.arrived is not None and u.samples[-1][1:3] == pytest.approx((4.5, 1.5), abs=1e-9)
+        headings = [wrap(s[3]) for s in u.samples]
+        if reverse:
+            assert all(s[4] <= 0.0 for s in u.samples), "backed all the way"
+            assert max(abs(h) for h in headings) < 1e-9, "never turned"
+        else:
+            assert all(s[4] >= 0.0 for s in u.samples)
+            assert abs(abs(headings[-1]) - math.pi) < 1e-6, "turned round to face the way"
+        times[reverse] = u.arrived
+    assert times[True] < times[False] - 2.0
+
+
+def test_a_long_way_behind_is_driven_facing_it():
+    spec = unit_of_kind("a", "tank", method="astar")
+    w, m = world_of(CORRIDOR, [(spec, (9.5, 1.5, 0.0), [move(2.5, 1.5)])])  # 7 tiles back
+    w.run(60)
+    u = w.units[0]
+    check(u, w, m)
+    assert u.arrived is not None
+    assert all(s[4] >= 0.0 for s in u.samples) and abs(abs(wrap(u.samples[-1][3])) - math.pi) < 1e-6
+
+
+def test_backing_polyline_backs_a_short_run_behind_and_drives_the_rest_facing_it():
+    from arcstar.world.orders import REVERSE_MOST, backing_polyline
+    # facing east; two tiles west (behind: backed), then two north (a quarter turn either way:
+    # driven facing it), then five east (a quarter turn from north: driven facing it too)
+    pts = [(5.5, 5.5), (4.5, 5.5), (3.5, 5.5), (3.5, 4.5), (3.5, 3.5), (8.5, 3.5)]
+    lines = backing_polyline(pts, 0.0)
+    got = [(round(seg.x, 9), round(seg.y, 9), round(wrap(seg.heading), 9), seg.gear) for seg in lines]
+    assert got[:2] == [(5.5, 5.5, 0.0, -1), (4.5, 5.5, 0.0, -1)]
+    assert got[2:4] == [(3.5, 5.5, round(-math.pi / 2, 9), 1), (3.5, 4.5, round(-math.pi / 2, 9), 1)]
+    assert got[4] == (3.5, 3.5, 0.0, 1) and lines[4].length == pytest.approx(5.0)
+    end = lines[-1].end_pose()
+    assert (end.x, end.y) == pytest.approx((8.5, 3.5))
+    # a run behind longer than REVERSE_MOST is turned to
+    far = [(10.5, 1.5), (10.5 - REVERSE_MOST - 1, 1.5)]
+    assert [seg.gear for seg in backing_polyline(far, 0.0)] == [1]
 
 
 def test_under_fog_a_unit_sees_round_it_as_it_is_placed():

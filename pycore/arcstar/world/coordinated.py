@@ -18,8 +18,9 @@ every plan starts from standing units on centres; and again if units end short o
 
 Driving (an action dependency graph, after Hoenig et al. 2019): each unit follows its tiles'
 centres as a polyline (pivoting at corners, so turning radii are not kept: the price of the
-guarantee) and may drive into a tile only when every other unit planned there earlier has
-reached that tile's centre (a unit that started off its tile holds the tiles its body covers
+guarantee; a unit that can reverse backs along a short run behind it, ``orders.REVERSE_MOST``,
+rather than turning round on the spot) and may drive into a tile only when every other unit
+planned there earlier has reached that tile's centre (a unit that started off its tile holds the tiles its body covers
 until it reaches the centre of its first). A unit waits only for units planned to be there
 earlier, or for one leaving the tile in the same tick, and such same-tick chains never close
 into a ring (no rotations), so nobody waits in a circle by the plan; ``spacing`` keeps the
@@ -694,7 +695,7 @@ class Cooperative(Avoider):
                 tiles, plan.lead = tiles[1:], ahead - 1.0
         if len(tiles) == 1:
             tiles = []
-        return route_from(PlanResult(Status.FOUND, path=tiles), Pose(u.x, u.y, u.heading), goal)
+        return route_from(PlanResult(Status.FOUND, path=tiles), Pose(u.x, u.y, u.heading), goal, u.spec.can_reverse)
 
     def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
         """How far ``u`` may drive by the plan: up to the centre of the last visit cleared (the
