@@ -101,20 +101,14 @@ def route_from(result: PlanResult, pose: Pose, goal: Point, reverse: bool = Fals
         centres = [(x + 0.5, y + 0.5) for x, y in result.path]
         if not reverse or len(centres) < 2:
             segs = list(Path.from_waypoints(centres).segments) if len(centres) > 1 else []
-        else:  # facing as it will after the lead-in to the first centre (below)
-            facing = pose.heading
-            if math.hypot(centres[0][0] - pose.x, centres[0][1] - pose.y) > SAME:
-                way = math.atan2(centres[0][1] - pose.y, centres[0][0] - pose.x)
-                facing = way + math.pi if abs(angle_diff(way, pose.heading + math.pi)) < BEHIND else way
-            segs = backing_polyline(centres, facing)
+        else:  # facing as it will after the lead-in to the first centre
+            first = _lead_in(pose, centres[0], reverse)
+            segs = backing_polyline(centres, pose.heading if first is None else first.heading)
         limits = ()
     start = segs[0].start_pose() if segs else pose
     shift = 0.0
-    if math.hypot(start.x - pose.x, start.y - pose.y) > SAME:
-        way = math.atan2(start.y - pose.y, start.x - pose.x)
-        back = reverse and abs(angle_diff(way, pose.heading + math.pi)) < BEHIND
-        lead = Line(pose.x, pose.y, way + math.pi if back else way, math.hypot(start.x - pose.x, start.y - pose.y),
-                    -1 if back else 1)  # backing up: facing exactly away from where it goes
+    lead = _lead_in(pose, start.xy, reverse)
+    if lead is not None:
         segs.insert(0, lead)
         shift = lead.length
     end = segs[-1].end_pose() if segs else start
@@ -128,6 +122,18 @@ def route_from(result: PlanResult, pose: Pose, goal: Point, reverse: bool = Fals
         return Route(None, goal=goal)
     limits = tuple((a + shift, b + shift, f) for a, b, f in limits)
     return Route(Path(tuple(segs)), limits, goal=goal)
+
+
+def _lead_in(pose: Pose, to: tuple[float, float], reverse: bool) -> Line | None:
+    """The straight line from the unit's exact place to the first point of its path (None: it
+    is there), backed along when the point lies straight behind a unit that can back up."""
+    length = math.hypot(to[0] - pose.x, to[1] - pose.y)
+    if length <= SAME:
+        return None
+    way = math.atan2(to[1] - pose.y, to[0] - pose.x)
+    back = reverse and abs(angle_diff(way, pose.heading + math.pi)) < BEHIND
+    # backing up: facing exactly away from where it goes
+    return Line(pose.x, pose.y, way + math.pi if back else way, length, -1 if back else 1)
 
 
 def backing_polyline(centres: list[tuple[float, float]], facing: float) -> list[Line | Arc]:
