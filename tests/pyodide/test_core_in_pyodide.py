@@ -23,7 +23,9 @@ import build
 
 ROOT = Path(build.__file__).resolve().parent
 RUNNER = Path(__file__).with_name("run_in_pyodide.mjs")
-TIMEOUT_S = float(os.environ.get("ARCSTAR_PYODIDE_TIMEOUT", "900"))
+#: The bound on the whole run (s): it takes 600 to 720 s on a quiet 2-core machine, and this
+#: shared machine's speed swings by up to two times (the bench's note), which 900 s did not cover.
+TIMEOUT_S = float(os.environ.get("ARCSTAR_PYODIDE_TIMEOUT", "1500"))
 RESULT_PREFIX = "ARCSTAR_PYODIDE_RESULT "
 MIN_PASSED = 1
 # Pyodide may skip more than CPython (no benchmark data, no threads), but never most of the suite.
