@@ -135,13 +135,8 @@ class Layout:
 
     def __init__(self, pts: list[tuple[float, float]], hs: float | None, hg: float | None,
                  rad: list[float], pivot: list[bool], choose: Callable[[Iterable[list]], list],
-                 can_reverse: bool = False, shrink: bool = True,
-                 chosen: dict[tuple, list] | None = None) -> None:
+                 can_reverse: bool = False, shrink: bool = True) -> None:
         self.shrink = shrink  # fillets beside a pivot shrink to fit (tighter) or join it (backup)
-        #: a group's chosen curve by where it starts and ends and its radius, kept by a caller
-        #: that lays out the same points again with other radii (``tighter``): most groups are
-        #: the same each time, and choosing one builds and tests curves
-        self.chosen = chosen
         self.pts = pts
         self.m = m = len(pts) - 1
         self.hg = hg
@@ -300,13 +295,8 @@ class Layout:
         X = self.anchor_pose(exit_, True) if (exit_ is not None or self.G is not None) else None
         free = self.pts[m] if X is None else None
         inner = [self.pts[k] for k in range(max(a, 1), min(b, m - 1) + 1)]
-        key = (a, b, E, X, r)
-        kept = None if self.chosen is None else self.chosen.get(key)
-        if kept is None:
-            kept = self.choose(_group_candidates(E, X, free, inner, r, self.can_reverse))
-            if self.chosen is not None:
-                self.chosen[key] = kept
-        return Turn(a, b, "group", entry, exit_, list(kept), r)
+        cands = _group_candidates(E, X, free, inner, r, self.can_reverse)
+        return Turn(a, b, "group", entry, exit_, self.choose(cands), r)
 
     # -- assembly
     def assemble(self, turns: list[Turn]) -> tuple[Path, list[Piece]]:

@@ -356,10 +356,9 @@ def _tighter(ctx: Ctx, pts: list[tuple[float, float]], hs: float | None, hg: flo
     rad = [r] * (m + 1)
     pivot = [False] * (m + 1)
     choose = first_clear(ctx)
-    chosen: dict[tuple, list] = {}  # the groups' curves, most of them the same from one layout to the next
     stuck: list[str] = []
     for _ in range((TIGHTER_LEVELS + 2) * (m + 1) + 1):
-        built = Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse, chosen=chosen).build()
+        built = Layout(pts, hs, hg, rad, pivot, choose, ctx.can_reverse).build()
         bad = _colliding(ctx, built)
         yield PIECE_WORK * len(built.pieces)
         if not bad:
