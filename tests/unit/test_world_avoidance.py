@@ -133,6 +133,46 @@ def test_wide_units_pressed_off_their_centres_get_apart():
     assert overlap(w) <= TOLERANCE
 
 
+#: Rooms joined by a short passage, as an outside survey drew them (its rooms, door and units).
+MERGE_ROOMS = {
+    "claimed": (["####################", "#........###########", "#........###########", "#........###########",
+                 "#........##........#", "#........##........#", "#........##........#", "#..................#",
+                 "###########........#", "###########........#", "####################"],
+                [((1.5, 7.5, -0.23455528425252536), (15.5, 4.5)),
+                 ((7.5, 5.5, -2.794769524638824), (17.5, 4.5)),
+                 ((4.5, 7.5, 1.683511698023918), (16.5, 4.5)),
+                 ((1.5, 3.5, 1.0316059914172193), (11.5, 5.5)),
+                 ((8.5, 4.5, -2.429953185930101), (13.5, 4.5)),
+                 ((1.5, 4.5, -2.920450962097279), (17.5, 8.5)),
+                 ((6.5, 2.5, -0.6552477419859253), (18.5, 6.5)),
+                 ((3.5, 5.5, -0.43887395501065596), (16.5, 6.5))]),
+    "pinter": (["########################", "#........###############", "#......................#"]
+               + ["#........###...........#"] * 8 + ["########################"],
+               [((2.5, 8.5, 0.12794719454427783), (22.5, 10.5)),
+                ((3.5, 10.5, -2.2760430218366468), (14.5, 5.5)),
+                ((4.5, 7.5, 2.544299670216101), (20.5, 7.5)),
+                ((6.5, 3.5, -1.1842263806082087), (17.5, 7.5)),
+                ((5.5, 10.5, 2.356201715816913), (17.5, 5.5)),
+                ((5.5, 5.5, 1.9394613865565988), (20.5, 8.5)),
+                ((4.5, 9.5, 1.838970006512831), (21.5, 7.5))]),
+}
+
+
+@pytest.mark.parametrize("method", sorted(MERGE_ROOMS))
+def test_units_side_by_side_merging_into_one_lane_keep_apart(method):
+    """Units of the issue's example that set off side by side and merge into one lane towards
+    the passage. Each timed itself first to the places their ways share, and each left the other
+    to mind it: ``spacing`` skipped a unit behind going its way, taken to mind the one ahead, also
+    when it drove beside it, one lane over (bodies 0.11 and 0.07 tile deep). Now only a unit
+    behind in this one's own lane is left to mind it."""
+    rows, placed = MERGE_ROOMS[method]
+    units = [{"id": f"u{i}", "start": list(start), "goal": list(goal), "width": 0.8, "radius": 0.5, "speed": 2.0}
+             for i, (start, goal) in enumerate(placed)]
+    w = run({"map": rows, "seed": 1, "duration": 90, "avoidance": method, "units": units})
+    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units if u.arrived is None]
+    assert overlap(w) <= TOLERANCE
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_twenty_units_through_a_one_tile_door_cooperatively(seed):
     w = run(presets.door(count=20, avoidance="cooperative", seed=seed))

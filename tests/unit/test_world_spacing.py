@@ -57,9 +57,11 @@ def crossing_over_all(u, j, way, ahead, times, clear):
     """The crossing check, every point of u's way against every point of j's, in numpy: the
     first of u's points within ``clear`` of one of j's that the two get to within WINDOW s of
     each other, if j gets to the first place they share first (ties: the lower id); None else
-    (and when j is behind u going its way, unless j brakes weakly)."""
-    if math.cos(u.heading) * (j.x - u.x) + math.sin(u.heading) * (j.y - u.y) < 0.0 and \
-            math.cos(u.heading - j.heading) > 0.0 and not weak_over_all(j):
+    (and when j is behind u in its lane, less than ``clear`` to its side, going its way, unless
+    j brakes weakly)."""
+    forward, rel = np.array([math.cos(u.heading), math.sin(u.heading)]), np.array([j.x - u.x, j.y - u.y])
+    along, across = float(forward @ rel), float(forward[0] * rel[1] - forward[1] * rel[0])
+    if along < 0.0 and abs(across) < clear and math.cos(u.heading - j.heading) > 0.0 and not weak_over_all(j):
         return None
     if way is None:
         return None

@@ -216,12 +216,12 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
         if off < half + jhalf + MARGIN + STANDOFF:
             still.append(j)
         # its way's points lie within its reach (and a point) of it: farther off, its box need not
-        # be made; nor for a unit behind this one going its way (it minds this one: ``_crossing``),
-        # unless it brakes weakly (``_unstoppable``: it may not be able to)
+        # be made; nor for a unit behind this one in its lane going its way (it cannot pass this
+        # body, and minds it: ``_crossing``), unless it brakes weakly (``_unstoppable``: it may
+        # not be able to). One beside it is checked: merging, each may time itself first.
         if jreach >= 0.0 and off < jreach + SPACING + JOINT_SLACK + half + jhalf + MARGIN and \
-                not (math.cos(u.heading - j.heading) > 0.0 and
-                     math.cos(u.heading) * (jx - x) + math.sin(u.heading) * (jy - y) < 0.0 and
-                     not weak(j.mover)) and \
+                not (math.cos(u.heading - j.heading) > 0.0 and _in_lane_behind(u, jx - x, jy - y, half + jhalf + MARGIN)
+                     and not weak(j.mover)) and \
                 boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN):
             moving.append(j)
     best, who = math.inf, None
@@ -238,6 +238,13 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
                 if gap < best:
                     best, who = gap, j
     return best, who
+
+
+def _in_lane_behind(u: UnitState, dx: float, dy: float, lane: float) -> bool:
+    """Whether the point (dx, dy) from unit ``u`` lies behind it and less than ``lane`` to its
+    side (a body there driving u's way would run into u's)."""
+    c, s = math.cos(u.heading), math.sin(u.heading)
+    return c * dx + s * dy < 0.0 and -lane < c * dy - s * dx < lane
 
 
 def _first_near(xs: list[float], ys: list[float], ds: list[float], i0: int, i1: int, x: float, y: float,
