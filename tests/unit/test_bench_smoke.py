@@ -117,6 +117,50 @@ def test_world_sweep_section_scores_each_method_on_each_case():
     assert len(table.rows) == 4 and all(row[7] in ("yes",) or row[7].startswith("**no**") for row in table.rows)
 
 
+@pytest.mark.parametrize("seed", [1000, 1003, 1007])
+def test_generated_doors_join_two_rooms_by_one_passage_with_starts_in_one_and_goals_in_the_other(seed):
+    from collections import deque
+
+    doors = bench_module("sections_world_doors")
+    doc, name = doors.door(seed, {"kind": "person"})
+    assert doors.door(seed, {"kind": "person"}) == (doc, name)  # the same door every run
+    rows = doc["map"]
+    open_ = {(x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == "."}
+    starts = {(int(u["start"][0]), int(u["start"][1])) for u in doc["units"]}
+    goals = {(int(u["goal"][0]), int(u["goal"][1])) for u in doc["units"]}
+    assert len(starts) == len(goals) == len(doc["units"]) == 20 and starts <= open_ and goals <= open_
+
+    def part(without):  # the open tiles reached from a start with the tile ``without`` walled
+        seen, todo = {next(iter(starts))}, deque([next(iter(starts))])
+        while todo:
+            x, y = todo.popleft()
+            for t in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if t in open_ and t not in seen and t != without:
+                    seen.add(t)
+                    todo.append(t)
+        return seen
+
+    assert goals <= part(None)  # one piece
+    # walling a tile of the passage (or a room's tile at its mouth) parts the rooms: a row of such tiles
+    cuts = [t for t in open_ if t not in starts and goals.isdisjoint(part(t))]
+    assert cuts and all(t[1] == cuts[0][1] for t in cuts)
+    xs = sorted(t[0] for t in cuts)
+    assert xs == list(range(xs[0], xs[0] + len(xs))) and len(xs) <= 3 + 2
+
+
+def test_world_doors_section_scores_a_door(monkeypatch):
+    common = bench_module("common")
+    doors = bench_module("sections_world_doors")
+    monkeypatch.setattr(doors, "QUICK_DOORS", 1)
+    monkeypatch.setattr(doors, "UNITS", {"person": {"kind": "person"}})
+    res = doors.world_doors(common.Context(verbose=False, quick=True), methods=["none", "cooperative"])
+    summary, each = res.tables
+    assert summary.rows == [["cooperative", summary.rows[0][1]]] and summary.rows[0][1] in ("0/1", "1/1")
+    ((seed, _rooms, unit, method, arrived, *_rest, proof),) = each.rows
+    assert (seed, unit, method) == (1000, "person", "cooperative") and arrived.endswith("/20")
+    assert (proof == "yes") == (summary.rows[0][1] == "1/1")
+
+
 def test_world_peers_metrics_of_a_tile_plan():
     wp = bench_module("world_peers")
     spec = type("Spec", (), {"width": 0.9})()

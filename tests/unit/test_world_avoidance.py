@@ -651,13 +651,16 @@ def test_units_sent_to_one_tile_settle_with_the_tile_taken(method, rows, starts,
 
 
 @pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
-@pytest.mark.parametrize("orders, status", [([{"type": "stop"}], "stopped"), ([], "idle")])
+@pytest.mark.parametrize("orders, status", [([{"type": "stop"}], "stopped"), ([], "idle"),
+                                            ([{"type": "move", "goal": [1.5, 3.5]}], "no route: ")])
 def test_a_unit_made_to_make_way_keeps_the_status_its_orders_left(method, orders, status):
-    """A unit told to stop, or never told anything, steps into a bay to let another by and back:
-    it says what it said before (a stopped unit read "idle" after making way, and one a jam's
-    plan moved to its tile's centre read "moving" for good, found by an outside survey)."""
+    """A unit told to stop, never told anything, or sent to a tile walled off from it steps into
+    a bay to let another by and back: it says what it said before (a stopped unit read "idle"
+    after making way, and one a jam's plan moved to its tile's centre read "moving" for good,
+    found by an outside survey; one whose goal could not be reached read "stopped 11.00 tiles
+    from its goal" at a random search's room, its no route forgotten)."""
     unit = {"width": 0.8, "radius": 0.5, "speed": 2.0}
-    doc = {"map": ["#########", "#.......#", "###.#####", "#########"], "seed": 1, "duration": 60,
+    doc = {"map": ["#########", "#.......#", "###.#####", "#.#######", "#########"], "seed": 1, "duration": 60,
            "avoidance": method,
            "units": [{"id": "a", **unit, "start": [3.5, 1.5, 0.0], "orders": orders},
                      {"id": "b", **unit, "start": [1.5, 1.5, 0.0], "goal": [7.5, 1.5]}]}
@@ -665,7 +668,8 @@ def test_a_unit_made_to_make_way_keeps_the_status_its_orders_left(method, orders
     a, b = w.units
     assert b.arrived is not None and overlap(w) <= TOLERANCE
     assert any(s[2] > 2.0 for s in a.samples)  # it made way
-    assert a.status == status and a.arrived is None and not w.busy
+    assert a.status.startswith(status) and a.arrived is None and not w.busy, a.status
+    assert a.state.value == {"stopped": "stopped", "idle": "idle", "no route: ": "failed"}[status]
 
 
 @pytest.mark.parametrize("method", ["none", "pinter", "claimed", "cooperative"])

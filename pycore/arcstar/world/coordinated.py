@@ -467,9 +467,7 @@ class Cooperative(Avoider):
             if i < 0:
                 raise
             why = "its goal cannot be reached from where it stands" if e.field.endswith(".goal") else str(e)
-            units[i].tell(UnitStatus.FAILED, f"no route: {Status.NO_PATH}: {why}")
-            units[i].order = None
-            units[i].queue.clear()
+            units[i].fail(f"no route: {Status.NO_PATH}: {why}")
             self.dirty = True
             return
         history = yield from planner.solving(MAX_TICKS, stall=STALL, complete=COMPLETE)

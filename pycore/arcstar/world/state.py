@@ -45,9 +45,10 @@ class UnitState:
     state: what it is doing (``UnitStatus``); status: the same for people ("idle", "moving",
     "arrived", "stopped", "patrolling", "stopped 1.00 tiles from its goal", or why a plan
     failed); both set together (``tell``).
-    resting: its state when it stands with nothing of its own to do: STOPPED after a stop order
-    and STUCK after it gave up its orders (both kept while avoidance moves it aside and back;
-    STOPPED only with no goal), else IDLE.
+    resting: its state when it stands with nothing of its own to do: STOPPED after a stop order,
+    STUCK after it gave up its orders and FAILED after its order found no route (``failure``
+    keeps why; all kept while avoidance moves it aside and back; STOPPED only with no goal),
+    else IDLE.
     """
 
     spec: UnitSpec
@@ -60,6 +61,7 @@ class UnitState:
     state: UnitStatus = UnitStatus.IDLE
     status: str = "idle"
     resting: UnitStatus = UnitStatus.IDLE
+    failure: str = ""
     mover: Mover | None = None
     queue: deque[Order] = field(default_factory=deque)
     timed: list[Order] = field(default_factory=list)
@@ -90,6 +92,16 @@ class UnitState:
     def busy(self) -> bool:
         """Moving, or with orders to carry out now or later."""
         return self.mover is not None or bool(self.queue) or bool(self.timed) or self.order is not None
+
+    def fail(self, why: str, own: bool = True) -> None:
+        """Its order found no route (``why``, for people): it drops its orders; an ``own`` order's
+        failure (not a step aside's) is how it rests, said again after avoidance has moved it
+        aside and back."""
+        self.tell(UnitStatus.FAILED, why)
+        self.order = None
+        self.queue.clear()
+        if own:
+            self.resting, self.failure = UnitStatus.FAILED, why
 
     def tell(self, state: UnitStatus, status: str | None = None) -> None:
         """Set its ``state`` and, for people, its ``status`` (``STATUS_TEXT`` or the state's name

@@ -362,9 +362,7 @@ class World:
             if u.detour is not None:
                 u.detour = None
             elif route.message and order is not None:
-                u.tell(UnitStatus.FAILED, f"no route: {route.message}")
-                u.order = None
-                u.queue.clear()
+                u.fail(f"no route: {route.message}", own=not order.aside)
                 if _miss(u) > ARRIVED_WITHIN:  # (a step aside that found no way keeps the unit on its goal)
                     u.arrived = None
             elif order is not None:
@@ -437,12 +435,14 @@ def _own_orders_done(u: UnitState) -> bool:
 def _rest(u: UnitState) -> None:
     """Tell ``u`` it stands with nothing of its own left to do: arrived (on the goal it
     reached), stopped beside its goal (two units sent to one tile, say), or, with no goal, as it
-    rests: idle, stuck, or stopped by an order (avoidance may have moved it aside since)."""
+    rests: idle, stuck, failed, or stopped by an order (avoidance may have moved it aside since)."""
     miss = _miss(u)
     if u.arrived is not None and miss <= ARRIVED_WITHIN:
         u.tell(UnitStatus.ARRIVED)
     elif u.resting is UnitStatus.STUCK:
         u.tell(UnitStatus.STUCK)
+    elif u.resting is UnitStatus.FAILED:
+        u.tell(UnitStatus.FAILED, u.failure)
     elif u.goal:
         u.tell(UnitStatus.STOPPED, f"stopped {miss:.2f} tiles from its goal")
     else:
