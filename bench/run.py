@@ -45,13 +45,15 @@ from bench import (  # noqa: E402
     sections_modules,
     sections_search,
     sections_world,
+    sections_world_doors,
     sections_world_lab,
 )
 from bench.common import ROOT, BenchError, Context, SectionResult  # noqa: E402
 
 SECTIONS = {**sections_search.SECTIONS, **sections_engine.SECTIONS, **sections_modules.SECTIONS,
             **sections_directional.SECTIONS, **sections_hybrid.SECTIONS, **sections_fog.SECTIONS,
-            **sections_world.SECTIONS, **sections_world_lab.SECTIONS}
+            **sections_world.SECTIONS, **sections_world_doors.SECTIONS,
+            **sections_world_lab.SECTIONS}
 DEFAULT_OUT = BENCH / "results" / "latest.md"
 
 
