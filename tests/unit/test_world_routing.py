@@ -200,3 +200,26 @@ def test_a_unit_removed_while_its_route_waits_leaves_nothing_behind():
     w.run(30.0)
     assert w.unit("b").arrived is not None
 
+
+
+@pytest.mark.parametrize("method", ["tighter", "astar"])
+def test_a_route_from_past_a_tiles_centre_by_a_walls_corner_keeps_the_body_out_of_the_wall(method):
+    """A unit standing past its tile's centre plans from the tile it drives into, and its route
+    leads in straight to that tile's centre. Beside a wall's corner that line took a 0.8-wide
+    body 0.013 tile into the wall (a random search's run under pinter, the unit re-planned
+    where it had braked). The tile ahead is planned from only when the line to its centre is
+    clear; else the unit's own tile."""
+    from arcstar.world.orders import plan_route, start_tile
+    from worldcheck import disc_overlap
+
+    rows = ["##########", "#........#", "#........#", "#....#...#", "#........#", "##########"]
+    tilemap = arcstar.parse_ascii("\n".join(rows)).map
+    unit = UnitSpec("u", width=0.8, radius=1.0, method=method)
+    pose = Pose(6.347, 2.770, 1.083)  # past tile (6, 2)'s centre, driving down past wall (5, 3)'s corner
+    assert start_tile(tilemap, pose, (6.5, 4.5, None), 0.3) == (6, 3)  # a thinner body may go straight
+    assert start_tile(tilemap, pose, (6.5, 4.5, None), unit.width) == (6, 2)
+    route = plan_route(tilemap, unit, pose, ((6.5, 4.5, None),))
+    assert route.path is not None
+    poses = route.path.sample(0.02)
+    assert abs(poses[0][0] - pose.x) < 1e-9 and abs(poses[0][1] - pose.y) < 1e-9
+    assert max(disc_overlap(tilemap.blocked, x, y, unit.width) for x, y, _ in poses) <= 1e-6

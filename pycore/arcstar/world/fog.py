@@ -227,7 +227,7 @@ class Fog:
         """``u``'s route to ``goal`` on its team's ``known`` map, by its D* Lite planner (made
         for this goal, or repaired after the walls learned since)."""
         pose = Pose(u.x, u.y, u.heading)
-        start, target = start_tile(known, pose, goal), tile_of(goal[0], goal[1])
+        start, target = start_tile(known, pose, goal, u.spec.width), tile_of(goal[0], goal[1])
         if target in (start, tile_of(u.x, u.y)):
             return route_from(PlanResult(Status.FOUND, path=[]), pose, goal, u.spec.can_reverse)
         entry = self.planners.get(u.spec.id)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ..collision.clearance import passable_for
+from ..collision.swept import swept_line_clear
 from ..geometry.primitives import Arc, Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
@@ -163,17 +164,19 @@ def backing_polyline(centres: list[tuple[float, float]], facing: float) -> list[
     return lines
 
 
-def start_tile(tilemap: TileMap, pose: Pose, goal: Point) -> tuple[int, int]:
+def start_tile(tilemap: TileMap, pose: Pose, goal: Point, width: float) -> tuple[int, int]:
     """The tile to plan from: the one the unit stands on, or, when it is already past that
     tile's centre heading for ``goal``, the open tile it is driving into (so that the route does
-    not start backwards)."""
+    not start backwards), if a body ``width`` wide can drive straight to its centre (the
+    route's lead-in: from beside a wall's corner it may not)."""
     here = tile_of(pose.x, pose.y)
     dx, dy = math.cos(pose.heading), math.sin(pose.heading)
     if (here[0] + 0.5 - pose.x) * dx + (here[1] + 0.5 - pose.y) * dy >= -0.05:
         return here
     ahead = tile_of(pose.x + 0.5 * dx, pose.y + 0.5 * dy)
     if ahead == here or not (ahead[0] == here[0] or ahead[1] == here[1]) or not tilemap.in_bounds(*ahead) \
-            or tilemap.is_blocked(*ahead):
+            or tilemap.is_blocked(*ahead) \
+            or not swept_line_clear(tilemap, (pose.x, pose.y), (ahead[0] + 0.5, ahead[1] + 0.5), width):
         return here
     gx, gy = goal[0], goal[1]
     nearer = math.hypot(ahead[0] + 0.5 - gx, ahead[1] + 0.5 - gy) < math.hypot(here[0] + 0.5 - gx, here[1] + 0.5 - gy)
@@ -192,7 +195,7 @@ def plan_route_steps(tilemap: TileMap, unit: UnitSpec, pose: Pose, goals: tuple[
     """``plan_route`` a slice at a time (``search.sliced``): it yields the work done (the
     planner's units, about an expansion each, and ``SETUP_WORK`` for setting up each plan) and
     returns the route, the same however it is sliced."""
-    here = start_tile(tilemap, pose, goals[0])
+    here = start_tile(tilemap, pose, goals[0], unit.width)
     options = unit.plan_options()
     start = (here[0], here[1], pose.heading)
     if to_nearest and len(goals) > 1:
