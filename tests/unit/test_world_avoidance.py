@@ -202,6 +202,38 @@ def test_no_unit_waits_at_the_door_longer_than_ten_seconds(method, seed, unit):
     assert before <= 10.0 + 1e-9, before
 
 
+#: Two rooms and a door that three files feed (from the left, and from above and below the
+#: tile before the passage), twenty units, as an outside survey's generator drew them.
+THREE_FILES = (["#######################", "#.........#############", "#.........#...........#",
+                "#.........#...........#", "#.....................#", "#.........#...........#",
+                "#.........#...........#", "###########...........#", "###########...........#",
+                "###########...........#", "###########...........#", "###########...........#",
+                "#######################"],
+               [((6.5, 5.5, 1.011), (16.5, 5.5)), ((4.5, 1.5, 1.94), (14.5, 2.5)),
+                ((9.5, 5.5, -0.056), (15.5, 3.5)), ((5.5, 6.5, 1.372), (21.5, 6.5)), ((1.5, 6.5, -0.376), (17.5, 7.5)),
+                ((1.5, 2.5, -1.664), (16.5, 10.5)), ((4.5, 5.5, -2.314), (17.5, 2.5)),
+                ((6.5, 3.5, -0.174), (15.5, 5.5)), ((5.5, 1.5, 1.486), (15.5, 8.5)),
+                ((6.5, 4.5, -3.013), (20.5, 4.5)), ((7.5, 2.5, -2.176), (13.5, 2.5)),
+                ((1.5, 1.5, 2.63), (20.5, 11.5)), ((4.5, 6.5, 0.206), (12.5, 10.5)),
+                ((2.5, 1.5, 0.342), (16.5, 6.5)), ((9.5, 1.5, 0.672), (14.5, 5.5)),
+                ((9.5, 6.5, -2.212), (12.5, 7.5)), ((6.5, 1.5, -0.374), (18.5, 2.5)),
+                ((7.5, 6.5, -0.694), (14.5, 10.5)), ((3.5, 3.5, 1.389), (14.5, 11.5)),
+                ((1.5, 4.5, -0.063), (12.5, 4.5))])
+
+
+def test_three_files_into_a_door_take_turns_within_ten_seconds():
+    """Twenty units of ``UnitSpec``'s own fields (no kind) through a door three files feed. The
+    round's plan was chosen by its longest wait in ticks; the plan kept let the files from the
+    left and from above go through while the head of the file from below stood 20 s beside the
+    door (seven ticks, each a unit turning into the passage ahead of it). Plans are now compared
+    as they are driven, in the units' own time (``plan_times``)."""
+    rows, placed = THREE_FILES
+    units = [{"id": f"u{i}", "start": list(start), "goal": list(goal)} for i, (start, goal) in enumerate(placed)]
+    doc = {"map": rows, "seed": 1, "duration": 150, "avoidance": "cooperative", "units": units}
+    stuck = through(doc)
+    assert stuck <= 10.0 + 1e-9, stuck
+
+
 def test_two_groups_of_ten_swap_through_a_corridor_cooperatively():
     w = run(presets.group_swap(count=10, avoidance="cooperative"))
     assert all(u.arrived is not None for u in w.units)

@@ -232,7 +232,9 @@ def test_plans_that_bodies_cannot_drive_end_with_units_stuck_not_moving_for_good
     it), or five of mixed sizes between two rooms. The plans are re-made every time the units
     stand, for ever, and the units read ``moving`` to the run's end; now, after rounds that
     bring nobody nearer, one unit at a time gives up, and the run ends with every unit arrived
-    or stuck, apart."""
+    or stuck, apart. Only a unit's own order is given up: under claimed, units that had arrived
+    and were making way were given up in turn (their goals lost, so they were planned again as
+    free units, and made way again), and the rounds went on to the end of the run."""
     wide = {"width": 1.0, "radius": 1.0, "speed": 1.5}
     if case == "wide_t":
         units = [{"id": "u0", "start": [3.5, 3.5, 0.0], "goal": [3.5, 3.5], **wide},

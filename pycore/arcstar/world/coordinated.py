@@ -6,10 +6,12 @@ diagonal step would sweep a body over the two tiles beside it), without rotation
 units each stepping into the tile the next one leaves), a unit standing on a corner before it
 turns for a tick or, if it pivots slowly for its speed, two (``turn_ticks``), from each unit's
 tile to its goal's tile, in a few priority orders (one of them re-ordered as agents wait)
-keeping the plan whose longest wait is shortest (WHCA* lets the units it plans first go on
-while one planned late waits for them all), and LaCAM (complete) for the round when WHCA*
-stalls; units with nothing to do are agents whose goal is where they stand, so they step aside
-for a passing unit (where there is no way round them) and come back.
+keeping the plan whose longest stand, as the units would drive it in their own time
+(``plan_times``), is shortest (WHCA* lets the units it plans first go on while one planned late
+waits for them all, and a tick's wait lasts as long as the units waited for take), and LaCAM
+(complete) for the round when WHCA* stalls; units with nothing to do are agents whose goal is
+where they stand, so they step aside for a passing unit (where there is no way round them) and
+come back.
 The whole run is planned at once, when orders change: moving units first brake to a halt, then
 settle on their tiles' centres (``SETTLE_TIME``; which tile, and the way there: ``starts``), so
 every plan starts from standing units on centres; and again if units end short of their goals
@@ -64,6 +66,7 @@ from ..search.regions import label
 from ..search.sliced import Sliced
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
+from .plan_times import driven
 from .spacing import MARGIN
 from .starts import OFF_CENTRE, passes_bodies, settle_route, starts
 from .state import UnitStatus
@@ -95,9 +98,9 @@ GIVE_UP_TRIES = 4
 COMPLETE = 5000
 #: Rounds of at most this many units are planned in a few priority orders, the best kept.
 ORDERS_UP_TO = 40
-#: A planned wait of this many ticks is as good as none when orders are compared (a person
-#: drives a planned tick in about 2 s at a door, so 4 is under 10 s standing).
-WAIT_OK = 4
+#: A stand of this many seconds, as a plan is driven (``plan_times``), is as good as none when a
+#: round's plans are compared (half the issue's 10 s: the estimate knows no bodies).
+STAND_OK = 5.0
 #: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
 #: the round is planned again (a plan step takes a person under a second, a tank a few).
 STALLED = 8.0
@@ -160,15 +163,6 @@ def _breadth_first(blocked: np.ndarray, start: Tile) -> Iterator[Tile]:
 def _first_reached(blocked: np.ndarray, start: Tile, goals: set[Tile]) -> Tile | None:
     """Of ``goals``, the first a breadth-first walk from ``start`` reaches (None: none)."""
     return next((t for t in _breadth_first(blocked, start) if t in goals), None)
-
-
-def _longest_wait(tiles: list[Tile], goal: Tile) -> int:
-    """The most ticks in a row a planned agent stays on one tile other than its goal."""
-    best = run = 0
-    for a, b in zip(tiles, tiles[1:]):
-        run = run + 1 if a == b and b != goal else 0
-        best = max(best, run)
-    return best
 
 
 @dataclass
@@ -478,7 +472,7 @@ class Cooperative(Avoider):
             history = yield from planner.proving(PROOF_WORK, free)
             proved = planner.completed or planner.unsolvable
         if len(agents) <= ORDERS_UP_TO and not proved:
-            history = yield from self._best_order(planner, agents, history)
+            history = yield from self._best_order(planner, units, agents, history)
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
@@ -502,17 +496,20 @@ class Cooperative(Avoider):
                 if proved and visits[-1][0] != goal:  # the search's plan leaves it elsewhere for good
                     back = (visits[-1][0][0] + 0.5, visits[-1][0][1] + 0.5, None)
                 u.queue.append(Order(OrderKind.MOVE, (back,), aside=True))
+        # only a unit's own order can be given up: not a step aside (an arrived unit making way
+        # was given up for the units it made way for, its goal lost, and the rounds went on)
+        sent = [want if u.next_order is not None and not u.next_order.aside else None
+                for u, want in zip(units, wants, strict=True)]
         if planner.unsolvable:
-            yield from self._give_up(planner, units, agents, wants, free, history)
-        elif self._futile(agents, wants):
-            self._stuck_farthest(units, agents, wants)
+            yield from self._give_up(planner, units, agents, sent, free, history)
+        elif self._futile(agents, sent):
+            self._stuck_farthest(units, agents, sent)
         elif self.rounds >= MAX_ROUNDS and self.members is not None:
             self.members.clear()  # a jam it cannot untangle, maybe for want of search: hand the units back
         elif self.rounds >= MAX_ROUNDS:
             self.rounds = 0
-            for u in units:
-                plan = self.plans[u.spec.id]
-                if plan.want is not None and plan.visits[-1][0] != plan.goal:
+            for u, want in zip(units, sent, strict=True):
+                if want is not None and self.plans[u.spec.id].visits[-1][0] != self.plans[u.spec.id].goal:
                     _stuck(u)
 
     def _give_up(self, planner: CooperativePlanner, units: list[UnitState], agents: list[tuple[Tile, Tile]],
@@ -563,17 +560,21 @@ class Cooperative(Avoider):
         self.dirty = True
 
     @staticmethod
-    def _best_order(planner: CooperativePlanner, agents: list[tuple[Tile, Tile]], history: list[list[Tile]]
-                    ) -> Sliced[list[list[Tile]]]:
+    def _best_order(planner: CooperativePlanner, units: list[UnitState], agents: list[tuple[Tile, Tile]],
+                    history: list[list[Tile]]) -> Sliced[list[list[Tile]]]:
         """The plan, among WHCA*'s for a few priority orders (as given, reversed, furthest from
         the goal first, nearest first, and the fair one that puts first those that have waited),
-        that arrives and keeps the longest wait away from a goal shortest (down to ``WAIT_OK``),
-        then the shortest makespan: WHCA* lets the agents it plans first go on while one planned
-        late waits for all of them."""
-        def score(h: list[list[Tile]]) -> tuple[int, int, int]:
-            left = sum(p[-1] != g for p, (_, g) in zip(h, agents, strict=True))
-            wait = max(_longest_wait(p, g) for p, (_, g) in zip(h, agents, strict=True))
-            return left, max(wait, WAIT_OK), max(map(len, h))
+        that arrives and, as driven (``plan_times``: in the units' own time, not in ticks), keeps
+        the longest stand shortest (down to ``STAND_OK``), then ends soonest: WHCA* lets the agents
+        it plans first go on while one planned late waits for all of them, and a wait of a few
+        ticks is a long stand where the units it waits for turn into a door one by one."""
+        specs, headings = [u.spec for u in units], [u.heading for u in units]
+        goals = [g for _, g in agents]
+
+        def score(h: list[list[Tile]]) -> tuple[int, float, float]:
+            left = sum(p[-1] != g for p, g in zip(h, goals, strict=True))
+            d = driven(h, goals, specs, headings)
+            return left, max(d.longest_stand, STAND_OK), d.makespan
         n = len(agents)
         way = [_apart(s, g) for s, g in agents]
         far = sorted(range(n), key=lambda i: -way[i])
