@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from arcstar.search.lacam import lacam
-from arcstar.world import UnitStatus
+from arcstar.world import UnitStatus, coordinated
 from test_world_avoidance import overlap, run
 
 METHODS = ["pinter", "claimed", "cooperative"]
@@ -258,4 +258,30 @@ def test_plans_that_bodies_cannot_drive_end_with_units_stuck_not_moving_for_good
         if u.state is UnitStatus.ARRIVED:
             assert abs(u.x - given["goal"][0]) < 0.01 and abs(u.y - given["goal"][1]) < 0.01
     assert sum(u.state is UnitStatus.ARRIVED for u in w.units) >= 2
+    assert overlap(w) <= 0.05
+
+
+@pytest.mark.parametrize("method", ["pinter", "claimed"])
+def test_a_jam_no_plan_settles_ends_with_units_stuck_not_jammed_for_good(method, monkeypatch):
+    """The second corridor with bays, with the rounds' complete searches cut to a sliver (LaCAM
+    20 configurations, the search of every arrangement 100 successors), so that no round settles
+    the jam or proves it cannot be settled: a jam its plans cannot untangle within their budgets
+    (eight units in a long corridor with four bays meet it at the real budgets). The jam's plan
+    handed its units back to the local rules after ``MAX_ROUNDS``, they jammed again, a new plan
+    started from nothing, and so on: at 400 s three units still read ``moving``. Now, after
+    ``HAND_BACKS`` jams handed back with nobody arriving, the next jam's plan has the units it
+    cannot bring home give up."""
+    monkeypatch.setattr(coordinated, "PROOF_WORK", 100)
+    monkeypatch.setattr(coordinated, "COMPLETE", 20)
+    rows, spec = BAYS[1]
+    kinds = {"person": {"kind": "person"}, "tank": {"kind": "tank"}, "example": UNITS["example"]}
+    doc = {"map": rows, "seed": 1, "duration": 400, "avoidance": method, "units": [
+        {"id": f"u{i}", "start": [s[0] + .5, s[1] + .5, 0.0], "goal": [g[0] + .5, g[1] + .5], **kinds[k]}
+        for i, (s, g, k) in enumerate(spec)]}
+    w = run(doc)
+    assert not w.busy and w.time < doc["duration"] - 1.0, [(u.id, u.status) for u in w.units]
+    assert {u.state for u in w.units} <= {UnitStatus.ARRIVED, UnitStatus.STUCK}
+    for u, given in zip(w.units, doc["units"], strict=True):
+        if u.state is UnitStatus.ARRIVED:
+            assert abs(u.x - given["goal"][0]) < 0.01 and abs(u.y - given["goal"][1]) < 0.01
     assert overlap(w) <= 0.05

@@ -191,9 +191,14 @@ class Cooperative(Avoider):
     name = "cooperative"
     standoff = False  # the plan orders who goes first; bodies need only their margin
 
-    def __init__(self, members: set[str] | None = None) -> None:
+    def __init__(self, members: set[str] | None = None, hand_back: bool = True) -> None:
         super().__init__()
         self.members = members
+        #: A jam's plan that cannot untangle its units in ``MAX_ROUNDS`` hands them back to the
+        #: local rules (``handed_back``), or, when not ``hand_back``, has those short of their
+        #: goals give up, as the world's own plan does (``methods.Local`` decides which).
+        self.hand_back = hand_back
+        self.handed_back = False
         self.dirty = True
         self.plans: dict[str, Schedule] = {}
         self.by_tile: dict[Tile, list[tuple[int, str, int]]] = {}
@@ -504,8 +509,9 @@ class Cooperative(Avoider):
             yield from self._give_up(planner, units, agents, sent, free, history)
         elif self._futile(agents, sent):
             self._stuck_farthest(units, agents, sent)
-        elif self.rounds >= MAX_ROUNDS and self.members is not None:
+        elif self.rounds >= MAX_ROUNDS and self.members is not None and self.hand_back:
             self.members.clear()  # a jam it cannot untangle, maybe for want of search: hand the units back
+            self.handed_back = True
         elif self.rounds >= MAX_ROUNDS:
             self.rounds = 0
             for u, want in zip(units, sent, strict=True):

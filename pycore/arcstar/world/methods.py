@@ -66,6 +66,10 @@ JAM_AFTER, JAM_RADIUS = 4.0, 2.5
 #: How long (s) a unit waits for one that is driving to a refuge to let it by before it counts
 #: as a jam (a tank backing into a bay turns on the spot first, at 0.8 rad/s).
 REFUGE_PATIENCE = 12.0
+#: Jams handed back unsettled in a row, nobody arriving meanwhile, after which the next jam's
+#: plan has the units it cannot bring home give up (``Local.unsettled``): the local rules had
+#: two more chances to untangle them.
+HAND_BACKS = 2
 #: The most units one jam's plan takes (the chain of units within ``JAM_RADIUS`` of each other).
 JAM_MOST = 64
 #: Units whose way passes this near (tiles ahead along it) the jam are planned with it.
@@ -119,6 +123,10 @@ class Local(Avoider):
     def __init__(self) -> None:
         super().__init__()
         self.group: Cooperative | None = None
+        #: Jams handed back unsettled in a row (``Cooperative.handed_back``), with nobody arriving
+        #: since the first (the arrivals then): past ``HAND_BACKS`` the next jam's plan has units
+        #: short of their goals give up instead (the same jam formed again and again, for good).
+        self.unsettled, self._arrivals = 0, 0
         self._next = 0.0
         #: the units by the tile under their centre, each tile's in the world's order when a tick
         #: starts (``tile_room``), and each unit's tile; kept from tick to tick (``before``)
@@ -162,6 +170,11 @@ class Local(Avoider):
             g.members.clear()  # all through: local rules again (till then, those through rest in the plan)
         if not g.members:
             self.group = None
+            arrivals = sum(u.arrived is not None for u in world.units)
+            if not g.handed_back or arrivals > self._arrivals:
+                self.unsettled, self._arrivals = 0, arrivals
+            if g.handed_back:
+                self.unsettled += 1
             return
         g.before(world, now)
 
@@ -346,7 +359,7 @@ class Local(Avoider):
                 near.add(v.spec.id)
                 taken.append(v)
         if self.group is None or self.group.members is None:
-            self.group = Cooperative(near)
+            self.group = Cooperative(near, hand_back=self.unsettled < HAND_BACKS)
         else:
             self.group.members |= near
         self.group.dirty = True
