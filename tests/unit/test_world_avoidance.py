@@ -234,6 +234,39 @@ def test_three_files_into_a_door_take_turns_within_ten_seconds():
     assert stuck <= 10.0 + 1e-9, stuck
 
 
+#: Two rooms joined by a passage three tiles long, twenty people, as an outside survey's
+#: generator drew them.
+CHAIN_DOOR = (["######################", "#.........############", "#.........############",
+                 "#.........############", "#.........###........#", "#.........###........#",
+                 "#.........###........#", "#.........###........#", "#....................#",
+                 "#.........###........#", "#.........###........#", "######################"],
+                [((5.5, 7.5, -0.458), (16.5, 4.5)), ((7.5, 6.5, -1.903), (17.5, 6.5)),
+                 ((4.5, 1.5, 1.662), (19.5, 5.5)), ((8.5, 10.5, -0.288), (16.5, 9.5)),
+                 ((7.5, 5.5, 1.697), (16.5, 8.5)), ((9.5, 1.5, 1.599), (16.5, 10.5)),
+                 ((7.5, 7.5, -2.306), (13.5, 4.5)), ((2.5, 8.5, -2.287), (13.5, 5.5)),
+                 ((4.5, 7.5, 1.522), (14.5, 7.5)), ((3.5, 2.5, 2.331), (18.5, 6.5)),
+                 ((2.5, 5.5, -2.003), (15.5, 4.5)), ((8.5, 5.5, 2.25), (15.5, 8.5)),
+                 ((3.5, 9.5, -1.868), (20.5, 5.5)), ((5.5, 10.5, -0.999), (13.5, 7.5)),
+                 ((5.5, 1.5, 0.862), (20.5, 10.5)), ((2.5, 10.5, -2.205), (14.5, 6.5)),
+                 ((3.5, 4.5, 0.069), (20.5, 9.5)), ((7.5, 10.5, -0.407), (13.5, 10.5)),
+                 ((6.5, 8.5, -2.528), (13.5, 6.5)), ((7.5, 8.5, -2.768), (15.5, 9.5))])
+
+
+def test_units_making_way_in_a_chain_do_not_wait_in_a_ring():
+    """Twenty people through a door under pinter, the last of them in a jam's plan. A unit
+    resting on its goal by the passage's mouth was to step aside for a unit leaving the passage,
+    but only once the unit resting beside it could leave in its turn (``_needed``'s chain), which
+    waited for a unit still in the passage, itself held behind the one waiting for the first: a
+    ring nobody broke for 17 s, the others moving about. The chain is not followed where it
+    closes so."""
+    rows, placed = CHAIN_DOOR
+    units = [{"id": f"u{i}", "kind": "person", "start": list(start), "goal": list(goal)}
+             for i, (start, goal) in enumerate(placed)]
+    doc = {"map": rows, "seed": 1, "duration": 150, "avoidance": "pinter", "units": units}
+    stuck = through(doc)
+    assert stuck <= 10.0 + 1e-9, stuck
+
+
 def test_two_groups_of_ten_swap_through_a_corridor_cooperatively():
     w = run(presets.group_swap(count=10, avoidance="cooperative"))
     assert all(u.arrived is not None for u in w.units)

@@ -212,6 +212,7 @@ class Cooperative(Avoider):
         self.seen: tuple[int, int] = (0, -1)
         self.done: int | None = None  # the plans' progress summed, when it last changed
         self.active = 0.0
+        self.last_tick = -math.inf  # the time of the last tick (``before``)
         self.bodies: dict[str, tuple[str, float]] = {}  # unit -> the body holding it, when
         self.ring_since: dict[str, float] = {}
         self._job: Sliced[None] | None = None  # the round being planned, the world's ``plan_work`` a tick
@@ -342,6 +343,7 @@ class Cooperative(Avoider):
         return known
 
     def before(self, world: World, now: float) -> None:
+        self.last_tick = now - world.dt  # bodies that held units since then hold them still
         if self._job is not None:
             self._work_on(world)
             return
@@ -722,7 +724,7 @@ class Cooperative(Avoider):
             return math.inf, None
         return max(0.0, plan.lead + (c - plan.start) - m.s), None
 
-    def _needed(self, uid: str, plan: Schedule, c: int, depth: int = 0) -> bool:
+    def _needed(self, uid: str, plan: Schedule, c: int, depth: int = 0, origin: str | None = None) -> bool:
         """Whether ``uid`` may leave visit ``c``: anywhere but on its goal at once; from its goal
         (stepping aside for a unit that passes) only once the first unit planned on that tile
         after it has got as far as the plan had it the tick before (a wait on something earlier
@@ -730,7 +732,10 @@ class Cooperative(Avoider):
         own goal, may leave it in its turn (``depth``: how far down such a chain). Standing on its
         goal it holds nobody up, where waiting beside it for a unit still far off would be a
         wait for nothing (two units resting side by side stepped aside one for the other while
-        that one waited for a third: 13 s off its goal in the two-group swap)."""
+        that one waited for a third: 13 s off its goal in the two-group swap). Down such a chain a
+        unit leaves later than ``uid`` (``origin``), so where the unit it waits for waits in turn,
+        by tile order or held by a body, for ``origin`` (``_waits_for``), the chain closes into a
+        ring and is not followed (a jam's plan at a door stood 17 s so, nobody else moving)."""
         if c < 0:
             return True  # on its way to its first tile's centre
         tile = plan.visits[c][0]
@@ -745,9 +750,12 @@ class Cooperative(Avoider):
             return True
         other = self.plans[first[1]]
         before = max(j for j, (_, t) in enumerate(other.visits) if t < leave)  # visit 0 is at tick 0 < leave
+        origin = uid if origin is None else origin
         if other.progress < before:
-            return False
-        return depth >= CHAIN or self._needed(first[1], other, other.progress, depth + 1)
+            # down the chain, a unit leaves later than ``origin``: if the one it waits for waits,
+            # by tile order, for ``origin`` itself, the chain closes into a ring; origin goes
+            return depth > 0 and self._waits_for(first[1], origin, self.last_tick)
+        return depth >= CHAIN or self._needed(first[1], other, other.progress, depth + 1, origin)
 
     def _cleared(self, uid: str, visit: tuple[Tile, int]) -> bool:
         """Whether ``uid`` may enter ``visit``'s tile: every unit planned there before it has
