@@ -79,6 +79,18 @@ def test_waiting_on_its_own_goal_is_not_a_stand():
     assert passing.stands == [0.0, pytest.approx(q_on)]
 
 
+def test_a_unit_on_its_goal_steps_aside_just_in_time():
+    """``r`` rests on its goal (3, 0) in a corridor with a bay below it; ``p``, slow to turn at
+    the start, comes through. As the world drives it, ``r`` leaves its goal only once ``p`` is
+    where the plan had it the tick before (``Cooperative._needed``), so it does not stand in the
+    bay for ``p``'s whole approach."""
+    p = [(0, 0), (1, 0), (2, 0), (2, 0), (3, 0), (4, 0)]
+    r = [(3, 0), (3, 0), (3, 0), (3, 1), (3, 1), (3, 0)]
+    d = driven([p, r], [(4, 0), (3, 0)], [SLOW, UNIT], [-math.pi / 2, SOUTH])
+    p_near = (math.pi / 2) / SLOW.pivot_rate + FROM_STAND + ON_THE_RUN  # p on (2, 0)'s centre
+    assert d.stands == [0.0, 0.0]
+    assert d.done[1] == pytest.approx(p_near + FROM_STAND + math.pi / 2.0 + FROM_STAND)  # aside, about turn, back
+
 def test_nothing_to_drive():
     d = driven([[(2, 2)]], [(2, 2)], [UNIT], [EAST])
     assert d.done == [0.0] and d.stands == [0.0]

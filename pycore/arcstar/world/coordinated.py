@@ -217,6 +217,7 @@ class Cooperative(Avoider):
         self.ring_since: dict[str, float] = {}
         self._job: Sliced[None] | None = None  # the round being planned, the world's ``plan_work`` a tick
         self.nearest: dict[str, tuple[Order, Tile]] = {}  # the target each unit's nearest order took
+        self.left_out: set[str] = set()  # units the last round left out (``_starts``)
 
     @property
     def planning(self) -> bool:
@@ -295,9 +296,17 @@ class Cooperative(Avoider):
             want = self._want(world, u)
             plan = self.plans.get(u.spec.id)
             if want is not None and (plan is None or plan.want != want):
+                if plan is None and self._sits_out(u):
+                    return False
                 self.dirty = True
                 return False
         return True
+
+    def _sits_out(self, u: UnitState) -> bool:
+        """Whether ``u`` was left out of the round (``_starts``) while the others still drive
+        it: it is planned again once they are through, not every tick (rounds planned tick after
+        tick, each leaving it out again, were all a world of five did)."""
+        return u.spec.id in self.left_out and any(p.progress < len(p.visits) - 1 for p in self.plans.values())
 
     # -- planning ------------------------------------------------------------------------------
     def _want(self, world: World, u: UnitState) -> Tile | None:
@@ -363,6 +372,8 @@ class Cooperative(Avoider):
             for u in self.mine(world):
                 want = self._want(world, u)
                 plan = self.plans.get(u.spec.id)
+                if plan is None and self._sits_out(u):
+                    continue
                 if u.mover is None and want is not None and (
                         plan is None or plan.want != want or (plan.visits[-1][0] != plan.goal and u.detour is None)):
                     self.dirty = True
@@ -431,6 +442,7 @@ class Cooperative(Avoider):
         """``starts.starts`` for this plan's units; a unit left with no tile of its own is left out,
         its status saying why (a jam would take it in again, and again)."""
         out, left = starts(world, self.mine(world))
+        self.left_out = {u.spec.id for u in left}
         for u in left:
             u.tell(UnitStatus.WAITING, "cooperative: shares its tile with another unit")
             if self.members is not None:
