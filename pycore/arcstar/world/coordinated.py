@@ -66,7 +66,7 @@ from ..search.regions import label
 from ..search.sliced import Sliced
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
-from .plan_times import driven
+from .plan_times import driven, visits_of
 from .spacing import MARGIN
 from .starts import OFF_CENTRE, passes_bodies, settle_route, starts
 from .state import UnitStatus
@@ -496,10 +496,7 @@ class Cooperative(Avoider):
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
         for u, (_start, goal), want, tiles in zip(units, agents, wants, history, strict=True):
-            visits: list[tuple[Tile, int]] = [(tiles[0], 0)]
-            for t, tile in enumerate(tiles):
-                if tile != visits[-1][0]:
-                    visits.append((tile, t))
+            visits = visits_of(tiles)
             plan = self.plans[u.spec.id] = Schedule(visits, goal, want)
             for k, (tile, t) in enumerate(visits):
                 self.by_tile.setdefault(tile, []).append((t, u.spec.id, k))
@@ -529,7 +526,8 @@ class Cooperative(Avoider):
         elif self.rounds >= MAX_ROUNDS:
             self.rounds = 0
             for u, want in zip(units, sent, strict=True):
-                if want is not None and self.plans[u.spec.id].visits[-1][0] != self.plans[u.spec.id].goal:
+                plan = self.plans[u.spec.id]
+                if want is not None and plan.visits[-1][0] != plan.goal:
                     _stuck(u)
 
     def _give_up(self, planner: CooperativePlanner, units: list[UnitState], agents: list[tuple[Tile, Tile]],

@@ -27,6 +27,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..geometry.primitives import angle_diff
 from .avoidance import Tile
 from .units import UnitSpec
 
@@ -49,10 +50,14 @@ class Driven:
         return max(self.done, default=0.0)
 
 
-def _pivot(heading: float, to: float) -> float:
-    """The angle (radians, 0 to pi) to turn on the spot from ``heading`` to ``to``."""
-    turn = abs((to - heading + math.pi) % (2.0 * math.pi) - math.pi)
-    return turn if turn > 1e-6 else 0.0
+def visits_of(tiles: Sequence[Tile]) -> list[tuple[Tile, int]]:
+    """A planned agent's tile at every tick as its visits: each tile it enters, with the tick it
+    enters it (its first at tick 0)."""
+    out = [(tiles[0], 0)] if tiles else []
+    for t, tile in enumerate(tiles):
+        if tile != out[-1][0]:
+            out.append((tile, t))
+    return out
 
 
 def driven(histories: Sequence[Sequence[Tile]], goals: Sequence[Tile], specs: Sequence[UnitSpec],
@@ -61,13 +66,7 @@ def driven(histories: Sequence[Sequence[Tile]], goals: Sequence[Tile], specs: Se
     ``goals[i]`` its goal, ``specs[i]`` its unit and ``headings[i]`` the way it faces at the
     start (radians, as in DESIGN.md). The plan replayed by tile order (module notes)."""
     n = len(histories)
-    visits: list[list[tuple[Tile, int]]] = []
-    for tiles in histories:
-        v = [(tiles[0], 0)] if tiles else []
-        for t, tile in enumerate(tiles):
-            if tile != v[-1][0]:
-                v.append((tile, t))
-        visits.append(v)
+    visits = [visits_of(tiles) for tiles in histories]
     # per unit: a tile on the run; a tile from a stand; seconds per radian of pivot
     run = [1.0 / u.speed for u in specs]
     fresh = [1.0 / u.speed + u.speed / (2.0 * u.accel_rate) + u.speed / (2.0 * u.brake_rate) for u in specs]
@@ -90,7 +89,7 @@ def driven(histories: Sequence[Sequence[Tile]], goals: Sequence[Tile], specs: Se
     for i, k in _in_order(visits):
         v, way = visits[i], ways[i][k - 1]
         here, (there, t) = v[k - 1][0], v[k]
-        pivot = _pivot(heading[i], way) * pivot_s[i]
+        pivot = abs(angle_diff(way, heading[i])) * pivot_s[i]
         ready = arrive[i][k - 1] + pivot
         start = max(ready, reached.get(there, 0.0))  # (its own visits before are behind it: no matter)
         if here == goals[i]:  # on its goal it waits for the one it makes way for to come near
