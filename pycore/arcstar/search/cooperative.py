@@ -22,10 +22,8 @@ priority order for the whole journey. WHCA* searches only ``window`` ticks ahead
 Silver's order of magnitude) and then adds the agent's *abstract distance*, the true distance to
 its goal ignoring other agents, as the cost of the rest of the way. Plans are redone every
 ``window // 2`` ticks (at least 1), so the part of a plan an agent follows was always made with
-enough look-ahead. The abstract distance is exact for the grid (a breadth-first search from the
-goal, written here rather than the engine's: every step costs 1 tick, and one full sweep per
-agent is cheaper than Silver's resumable reverse A* on the small maps this is meant for; the
-grid's moves are symmetric, so the sweep from the goal gives distances *to* it).
+enough look-ahead. The abstract distance is exact for the grid: a breadth-first sweep from the
+goal that goes only as far as the plans ask (``goal_distance``, resumable as Silver's is).
 
 Priorities: agents still travelling plan before agents resting on their goals (so a resting
 agent steps aside for one passing through, then returns), otherwise in the order given. If an
@@ -43,7 +41,7 @@ from __future__ import annotations
 
 import copy
 import heapq
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -51,6 +49,7 @@ import numpy as np
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
 from .feasible import Reach, reachable_steps, schedule
+from .goal_distance import GoalDistances
 from .lacam import lacam_steps
 from .sliced import Sliced, run_to_end
 
@@ -65,8 +64,10 @@ RESTING_COST = 4
 #: time of one expansion of the space-time search.
 SWEPT_A_UNIT = 20
 #: The most distances to goals a map keeps for later plans, in tiles (each goal's is a number per
-#: tile: about 32 MB of them; on a 128x128 map, 244 goals).
+#: tile, found as far as plans asked: about 32 MB of them at most; on a 128x128 map, 244 goals).
 KEPT_DISTANCES = 4_000_000
+#: The tiles a goal's distances sweep (``goal_distance``) between two yields of ``preparing``.
+DISTANCE_SLICE = 4096
 #: The most ticks ``turn_wait`` may give one agent's turn (each is a state more per tile for
 #: its search: a larger number only slows planning).
 MAX_TURN_TICKS = 16
@@ -130,6 +131,11 @@ class _Reservations:
             self.parked[goal] = t0 + k
 
 
+def _swept(tiles: int) -> int:
+    """The work of sweeping ``tiles`` tiles (``SWEPT_A_UNIT`` a unit, rounded up)."""
+    return -(-tiles // SWEPT_A_UNIT)
+
+
 def _whole(value: object, name: str) -> None:
     """Refuse ``value`` unless it is a whole number, at least 0 (``name`` in the message)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
@@ -183,7 +189,7 @@ class CooperativePlanner:
         #: agent moves, each about as long), and how much of it was last reported.
         self.work, self._reported = 0, 0
         self._adjacent: Sequence[tuple[int, ...]] = ()
-        self._distance: list[Sequence[int]] = []
+        self._distance: list[GoalDistances] = []
         self._reset(starts)
         if prepare:
             run_to_end(self.preparing())
@@ -209,21 +215,26 @@ class CooperativePlanner:
                 table = kept.setdefault("moves", tuple(rows))  # (whole or not at all)
             self._adjacent = table
         same = same and self._map.version == self._version
-        known: OrderedDict[int, tuple[int, ...]] = \
+        known: OrderedDict[int, GoalDistances] = \
             self._map.cached(f"cooperative:distances{self.neighbours}", OrderedDict) if same else OrderedDict()
         most = max(8, KEPT_DISTANCES // (self.width * self.height))
         for i in range(len(self._distance), len(self.goals)):
-            goal = self.goals[i]
+            goal, start = self.goals[i], self._starts[i]
             dist = known.get(goal)
             if dist is None:
-                dist = known[goal] = tuple(self._distances_to(goal))
+                dist = known[goal] = GoalDistances(self._adjacent, goal)
                 while len(known) > most:
                     known.popitem(last=False)
-                self.work += -(-self.width * self.height // SWEPT_A_UNIT)
             else:
                 known.move_to_end(goal)
+            before = dist.work
+            while not dist.settle(start, DISTANCE_SLICE):
+                self.work += _swept(dist.work - before)
+                before = dist.work
+                yield self._fresh()
+            self.work += _swept(dist.work - before)
             self._distance.append(dist)
-            if dist[self._starts[i]] < 0:
+            if dist[start] < 0:
                 raise BadInput(f"agents[{i}]: the goal cannot be reached from the start", f"agents[{i}].goal")
             yield self._fresh()
 
@@ -349,27 +360,25 @@ class CooperativePlanner:
             out.append(tuple(near))
         return out
 
-    def _distances_to(self, goal: int) -> list[int]:
-        """Moves from every tile to ``goal`` ignoring other agents (-1: cannot get there)."""
-        dist = [-1] * (self.width * self.height)
-        dist[goal] = 0
-        queue = deque([goal])
-        while queue:
-            u = queue.popleft()
-            for v in self._adjacent[u]:
-                if dist[v] < 0:
-                    dist[v] = dist[u] + 1
-                    queue.append(v)
-        return dist
-
     # -- planning --------------------------------------------------------------------------
     def _search(self, i: int, t0: int, table: _Reservations, hold: int = 0,
                 resting: frozenset[int] = frozenset()) -> list[int] | None:
         """Agent i's cheapest ``window``-tick path from its position at t0 against ``table``
         (the tiles at t0 .. t0 + window), scored by ticks spent (``RESTING_COST`` more for each
         step onto a tile in ``resting``) plus the abstract distance left; it first waits ``hold``
-        ticks where it stands. None when every path runs into a reservation."""
+        ticks where it stands. None when every path runs into a reservation. The distances it
+        reads that were not known yet are found on the way (their work counted too)."""
+        dist = self._distance[i]
+        before = dist.work
+        path = self._window_search(i, t0, table, hold, resting)
+        self.work += _swept(dist.work - before)
+        return path
+
+    def _window_search(self, i: int, t0: int, table: _Reservations, hold: int,
+                       resting: frozenset[int]) -> list[int] | None:
+        """``_search``'s search."""
         start, goal, dist = self.positions[i], self.goals[i], self._distance[i]
+        known = dist.values  # (a tile's distance, read directly once found: the search's inner loop)
         end = t0 + self.window
         if start == goal and not hold and all(table.free(goal, t, i) for t in range(t0 + 1, end + 1)):
             # resting on its goal, which nobody planned before it passes: it stays (the only plan
@@ -396,8 +405,8 @@ class CooperativePlanner:
             self.work += 1
             u, t, came, stood = state
             g = g_of[state]
-            if f > g + dist[u]:
-                continue  # a stale entry
+            if f > g + known[u]:
+                continue  # a stale entry (its distance was found when it was pushed)
             if t == end:
                 path = [u]
                 while state in parent:
@@ -422,7 +431,10 @@ class CooperativePlanner:
                 if ng < g_of.get(key, 1 << 30):
                     g_of[key] = ng
                     parent[key] = state
-                    heapq.heappush(heap, (ng + dist[v], dist[v], order, key))
+                    d = known[v]
+                    if d < 0:
+                        d = dist[v]  # not reached yet: the sweep goes on till it is
+                    heapq.heappush(heap, (ng + d, d, order, key))
                     order += 1
         return None
 
@@ -600,9 +612,12 @@ class CooperativePlanner:
         with LaCAM; keep its plan if it reaches the goals."""
         search = lacam_steps(starts, self.goals, self._adjacent.__getitem__, self._distance, max_nodes,
                              rotations=self.rotations)
+        swept = sum(d.work for d in self._distance)  # the distances LaCAM reads are found as it goes
         while True:
             try:
                 self.work += next(search)
+                now = sum(d.work for d in self._distance)
+                self.work, swept = self.work + _swept(now - swept), now
             except StopIteration as end:
                 found = end.value.configs
                 self.unsolvable = end.value.exhausted
