@@ -119,3 +119,15 @@ def test_a_settle_within_a_budget_closes_no_more_than_the_budget() -> None:
 def test_a_goal_off_the_grid_is_refused(goal: int) -> None:
     with pytest.raises(ValueError, match="not one of the grid's 9 tiles"):
         GoalDistances(moves([[True] * 3] * 3, 8), goal)
+
+
+def test_whole_sweeps_every_tile_after_a_partial_ask() -> None:
+    rng = random.Random(5)
+    open_ = random_map(rng, 20, 15, 0.3)
+    open_[7][10] = True
+    adjacent = moves(open_, 8)
+    goal = 7 * 20 + 10
+    d = GoalDistances(adjacent, goal)
+    near = next(v for v in adjacent[goal])
+    assert d[near] == 1 and not d.exhausted
+    assert d.whole() == sweep(adjacent, goal) and d.exhausted

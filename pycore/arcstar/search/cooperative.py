@@ -400,42 +400,54 @@ class CooperativePlanner:
             parent[first] = (start, t0 + hold - 1, 0, 0)  # its waits, for the path
         heap = [(dist[start], dist[start], 0, first)]
         order = 1
+        # the reservation table's tests written out (``free``, ``swap_free``, the first test of
+        # ``closes_ring``): they run for every move of every state, several million a round
+        vertex, parked, moves, ring = table.vertex, table.parked, table.moves, table.next
+        gap, rotations, adjacent = table.gap, self.rotations, self._adjacent
+        pop, push = heapq.heappop, heapq.heappush
+        expanded = 0
         while heap:
-            f, _h, _o, state = heapq.heappop(heap)
-            self.work += 1
+            f, _h, _o, state = pop(heap)
+            expanded += 1
             u, t, came, stood = state
             g = g_of[state]
             if f > g + known[u]:
                 continue  # a stale entry (its distance was found when it was pushed)
             if t == end:
+                self.work += expanded
                 path = [u]
                 while state in parent:
                     state = parent[state]
                     path.append(state[0])
                 return path[::-1]
-            for v in (u, *self._adjacent[u]):
+            t1 = t + 1
+            for v in (u, *adjacent[u]):
                 step = v - u
                 if turns and step and came and step != came:
                     continue  # a turn: it stands ``turns`` ticks on the corner first
-                if not table.free(v, t + 1, i) or (v != u and not table.swap_free(u, v, t)):
+                if gap:
+                    if not table.free(v, t1, i):
+                        continue
+                elif (v, t1) in vertex or (held := parked.get(v)) is not None and t1 >= held:
                     continue
-                if not self.rotations and v != u and table.closes_ring(u, v, t):
-                    continue
-                ng = g + (0 if v == u == goal else 1) + (RESTING_COST if v != u and v in resting else 0)
+                if step and ((v, u, t) in moves or not rotations and (v, t) in ring and table.closes_ring(u, v, t)):
+                    continue  # a swap, or a ring of agents each moving into the tile the next leaves
+                ng = g + (0 if v == u == goal else 1) + (RESTING_COST if step and v in resting else 0)
                 if not turns:
-                    key = (v, t + 1, 0, 0)
+                    key = (v, t1, 0, 0)
                 elif step:
-                    key = (v, t + 1, step, 0)
+                    key = (v, t1, step, 0)
                 else:
-                    key = (v, t + 1, 0, 0) if stood + 1 >= turns else (v, t + 1, came, stood + 1)
+                    key = (v, t1, 0, 0) if stood + 1 >= turns else (v, t1, came, stood + 1)
                 if ng < g_of.get(key, 1 << 30):
                     g_of[key] = ng
                     parent[key] = state
                     d = known[v]
                     if d < 0:
                         d = dist[v]  # not reached yet: the sweep goes on till it is
-                    heapq.heappush(heap, (ng + d, d, order, key))
+                    push(heap, (ng + d, d, order, key))
                     order += 1
+        self.work += expanded
         return None
 
     def _came(self, i: int, turns: int, hold: int = 0) -> tuple[int, int]:
@@ -610,14 +622,17 @@ class CooperativePlanner:
     def _complete(self, starts: list[int], done: int, max_nodes: int) -> Sliced[None]:
         """Plan every agent from ``starts`` (where they stood after ``done`` ticks of history)
         with LaCAM; keep its plan if it reaches the goals."""
-        search = lacam_steps(starts, self.goals, self._adjacent.__getitem__, self._distance, max_nodes,
+        every: list[list[int]] = []  # LaCAM may read any tile's distance, in its inner loop
+        for d in self._distance:
+            before = d.work
+            every.append(d.whole())
+            self.work += _swept(d.work - before)
+            yield self._fresh()
+        search = lacam_steps(starts, self.goals, self._adjacent.__getitem__, every, max_nodes,
                              rotations=self.rotations)
-        swept = sum(d.work for d in self._distance)  # the distances LaCAM reads are found as it goes
         while True:
             try:
                 self.work += next(search)
-                now = sum(d.work for d in self._distance)
-                self.work, swept = self.work + _swept(now - swept), now
             except StopIteration as end:
                 found = end.value.configs
                 self.unsolvable = end.value.exhausted

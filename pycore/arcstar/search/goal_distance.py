@@ -56,14 +56,20 @@ class GoalDistances:
         """Whether the sweep has reached every tile it can (the rest are ``UNREACHABLE``)."""
         return not self._todo
 
+    def whole(self) -> list[int]:
+        """Every tile's distance (the sweep run to its end), as a list: for a search that reads
+        them in its inner loop (LaCAM's)."""
+        self.settle(-1)
+        return self.values
+
     def settle(self, tile: int, budget: int | None = None) -> bool:
-        """Sweep on until ``tile`` is reached or nothing is left to sweep (True), or ``budget``
-        tiles have been swept (False: not yet)."""
+        """Sweep on until ``tile`` is reached (-1: every tile the goal reaches) or nothing is
+        left to sweep (True), or ``budget`` tiles have been swept (False: not yet)."""
         values, todo, adjacent = self.values, self._todo, self._adjacent
         take, put = todo.popleft, todo.append  # (bound once: the loop runs for most of a map)
         left = -1 if budget is None else budget
         swept = 0
-        while values[tile] == UNKNOWN:
+        while tile < 0 or values[tile] == UNKNOWN:
             if not todo:
                 self._close_the_rest()
                 break
