@@ -322,8 +322,9 @@ PEER_NOTES = [
     "overlap (tiles: (wi + wj) / 2 - distance, the deepest over every tick, with the pair and time); deepest "
     "wall overlap (tiles: how far a body reached into a blocked tile of the true map, or off it; a centre inside a "
     "wall counts the half-width); longest stuck (s: the longest a not-yet-arrived unit stood still, speed and "
-    "motion below 0.001 tiles/s, turning on the spot and standing on its goal not counted); ms/tick: median "
-    "of `World.step()` (arcstar) or `do_step` (ORCA).",
+    "motion below 0.001 tiles/s, turning on the spot and standing on its goal not counted); ms/tick: the median "
+    "and the worst `World.step()` (arcstar: the worst is a tick that plans a jam's or the cooperative method's "
+    "round, the scenarios run without `plan_work`) or `do_step` (ORCA).",
     "ORCA (pyrvo): one agent per unit, radius width / 2, max speed the unit's top speed, dt 0.05 s; each unit's "
     "route planned once with `arcstar.world.orders.plan_route` (the unit's own method, width and turning "
     "radius), sampled every 0.25 tile; each tick the agent finds the nearest of the next 12 samples and heads "
@@ -429,14 +430,16 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
             if r.get("failed"):
                 run += f"; **failed**: {r['failed']}"
                 proof = "**no**: failed"
-            main_rows.append([name, f"arcstar {r['method']}", *metric_cells(m), fmt_ms(r["median_ms"]), run, proof])
+            main_rows.append([name, f"arcstar {r['method']}", *metric_cells(m),
+                              f"{fmt_ms(r['median_ms'])} / {fmt_ms(r['max_ms'])}", run, proof])
             target_rows.append([name, r["method"], *judge(r, orca, best), proof])
         if orca is None:
             main_rows.append([name, "ORCA (pyrvo)", "not installed"] + [""] * 7)
         elif "error" in orca:
             main_rows.append([name, "ORCA (pyrvo)", f"not run: {orca['error']}"] + [""] * 7)
         else:
-            main_rows.append([name, "ORCA (pyrvo)", *metric_cells(orca["metrics"]), fmt_ms(orca["step_median_ms"]),
+            main_rows.append([name, "ORCA (pyrvo)", *metric_cells(orca["metrics"]),
+                              f"{fmt_ms(orca['step_median_ms'])} / {fmt_ms(orca.get('step_max_ms'))}",
                               f"{orca['ticks']} ticks; {orca['walls']} wall rectangles; Python driver "
                               f"{fmt_ms(orca['median_ms'])} ms/tick", proof_check(orca["metrics"])])
         for label, r in [*((f"pymapf {r['label']}", r) for r in mapf), ("arcstar WHCA* (+ LaCAM)", tile)]:
@@ -455,7 +458,7 @@ def world_peers(ctx: Context, scenarios: list[str] | None = None, time_limit: fl
                               "best" if r["makespan_s"] == best and r is not tile else ""])
     res.tables.append(Table(f"arcstar and ORCA on the proof scenarios (CPython {platform.python_version()})",
                             ["scenario", "runner", "arrived", "makespan s", "sum of travel s", "deepest overlap",
-                             "deepest wall overlap", "longest stuck s", "ms/tick (median)", "run", "proof"],
+                             "deepest wall overlap", "longest stuck s", "ms/tick: median / worst", "run", "proof"],
                             main_rows))
     res.tables.append(Table("pymapf (and arcstar's planner) on the tile versions",
                             ["scenario", "solver", "arrived", "makespan moves (s)", "sum of costs moves (s)",

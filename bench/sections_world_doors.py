@@ -13,7 +13,7 @@ import math
 import random
 from typing import Any
 
-from bench.common import Context, SectionResult, Table
+from bench.common import Context, SectionResult, Table, fmt_ms
 from bench.sections_world import fmt_overlap, fmt_s, fmt_stuck, proof_check
 
 #: The units tried at each door: the issue's example file's fields, none (``UnitSpec``'s
@@ -75,13 +75,14 @@ def world_doors(ctx: Context, methods: list[str] | None = None) -> SectionResult
                 tally[0] += proof == "yes"
                 tally[1] += 1
                 rows.append([seed, name, uname, method, f"{m['arrived']}/{m['units']}", fmt_s(m["makespan"]),
-                             fmt_overlap(m), fmt_stuck(m), proof])
+                             fmt_overlap(m), fmt_stuck(m), f"{fmt_ms(r['median_ms'])} / {fmt_ms(r['max_ms'])}", proof])
                 data.append({"door": seed, "unit": uname, "method": method, **r})
     res.tables.append(Table("Criteria met per avoidance method and unit",
                             ["avoidance", *UNITS], [[method, *(f"{met[(method, u)][0]}/{met[(method, u)][1]}"
                                                                for u in UNITS)] for method in built]))
     res.tables.append(Table("Each door", ["door", "rooms", "unit", "avoidance", "arrived", "makespan s",
-                                          "deepest overlap", "longest stuck s", "proof"], rows))
+                                          "deepest overlap", "longest stuck s", "ms/tick: median / worst", "proof"],
+                            rows))
     res.notes += [f"doors: `bench/sections_world_doors.door(seed)` for seeds {seeds[0]} to {seeds[-1]}: rooms A and B "
                   "6 to 12 tiles a side, A left of B, B's top 0 to 3 rows below A's, joined by a one-tile passage 1 "
                   "(most often), 2 or 3 tiles long at a random row both rooms share; 20 units on random tiles of A, "
@@ -89,7 +90,9 @@ def world_doors(ctx: Context, methods: list[str] | None = None) -> SectionResult
                   "units: example = the issue's example file's fields (width 0.8, radius 0.5, speed 2.0), default = "
                   "no fields (`UnitSpec`'s defaults: width 0.8, radius 1.0, speed 2.0), person = the person kind",
                   "proof: as `world_sweep`'s (all arrive, deepest overlap of bodies and walls <= 0.05 tile, nobody "
-                  "stuck more than 10 s)"]
+                  "stuck more than 10 s)",
+                  "ms/tick: the median and the worst `World.step()` (without `plan_work`: the worst is the tick "
+                  "that plans a jam's or the cooperative method's round)"]
     res.data = {"runs": data}
     return res
 

@@ -219,6 +219,7 @@ def orca_run(doc: dict[str, Any]) -> dict[str, Any]:
     m = metrics.measure(tracks, duration=duration, blocked=world.map.blocked)
     return {"metrics": m.as_dict(), "ticks": len(step_ms), "walls": walls,
             "step_median_ms": statistics.median(step_ms) if step_ms else None,
+            "step_max_ms": max(step_ms) if step_ms else None,
             "step_p95_ms": float(np.percentile(step_ms, 95)) if step_ms else None,
             "median_ms": statistics.median(tick_ms) if tick_ms else None}
 
