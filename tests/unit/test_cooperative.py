@@ -689,3 +689,26 @@ def test_agents_resting_out_of_the_way_stay_put_and_the_one_that_moves_goes_roun
     for tile, path in zip(resting, paths, strict=False):
         if tile not in crossed:
             assert set(path) == {tile}
+
+
+def test_a_retried_round_searches_again_only_from_the_first_agent_whose_turn_changed() -> None:
+    """When an agent is boxed in, the agents before it that block it wait a tick more and the
+    round is planned again; the agents planned before the first of those are planned against the
+    same claims as before, so they keep their paths without a search."""
+    rows = CORRIDOR + ["#.........#", "###########"]  # a room of its own below the corridor
+    tilemap, open_ = grid(rows)
+    agents = [((1, 4), (9, 4)), ((1, 1), (9, 1)), ((9, 1), (1, 1))]  # 0 alone in the room; 1 and 2 head-on
+    planner = CooperativePlanner(tilemap, agents, neighbours=4)
+    calls: list[tuple[int, int]] = []
+    search = planner._search
+
+    def counted(i, t0, table, hold=0, resting=frozenset()):
+        calls.append((t0, i))
+        return search(i, t0, table, hold, resting)
+    planner._search = counted  # type: ignore[method-assign]
+    paths = planner.solve(200)
+    assert violations(paths, open_, 4) == [] and arrived(paths, agents)
+    retried = [t for t in {t for t, _ in calls} if calls.count((t, 2)) > 1]
+    assert retried  # agent 2 was boxed in and its round planned again
+    for t in retried:
+        assert calls.count((t, 0)) == 1  # agent 0, first in the order, was searched once that round

@@ -474,20 +474,32 @@ class CooperativePlanner:
         order += [i for i in range(n) if self.positions[i] == self.goals[i]]
         hold = [0] * n
         resting = frozenset(p for p, g in zip(self.positions, self.goals, strict=True) if p == g)
+        # the last attempt's searches in order, (agent, its hold, its path): an attempt that
+        # starts the same way (the same agents first, holding the same) finds the same paths,
+        # each planned against the same claims; only the rest are searched again
+        last: list[tuple[int, int, list[int] | None]] = []
         for _attempt in range(3 * n + 2 * self.window):
             table = _Reservations(self.gap)
             for k, p in enumerate(self.positions):
                 table.stand(p, self.tick, k)
             plans: list[list[int] | None] = [None] * n
             failed = -1
-            for i in order:
-                path = self._search(i, self.tick, table, hold[i], resting - {self.goals[i]})
-                yield self._fresh()
+            done: list[tuple[int, int, list[int] | None]] = []
+            same = True  # (while the attempt starts as the last did)
+            for k, i in enumerate(order):
+                if same and k < len(last) and last[k][:2] == (i, hold[i]):
+                    path = last[k][2]
+                else:
+                    same = False
+                    path = self._search(i, self.tick, table, hold[i], resting - {self.goals[i]})
+                    yield self._fresh()
+                done.append((i, hold[i], path))
                 if path is None:
                     failed = i
                     break
                 table.claim(path, self.tick, self.goals[i], i)
                 plans[i] = path
+            last = done
             if failed < 0:
                 self._plans = [p for p in plans if p is not None]
                 self._plan_tick = self.tick
