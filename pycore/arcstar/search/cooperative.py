@@ -478,6 +478,7 @@ class CooperativePlanner:
         # starts the same way (the same agents first, holding the same) finds the same paths,
         # each planned against the same claims; only the rest are searched again
         last: list[tuple[int, int, list[int] | None]] = []
+        alone: dict[int, list[int] | None] = {}  # each boxed-in agent's plan as if it were alone
         for _attempt in range(3 * n + 2 * self.window):
             table = _Reservations(self.gap)
             for k, p in enumerate(self.positions):
@@ -504,7 +505,9 @@ class CooperativePlanner:
                 self._plans = [p for p in plans if p is not None]
                 self._plan_tick = self.tick
                 return
-            blockers = self._blockers(failed, plans)
+            if failed not in alone:
+                alone[failed] = self._search(failed, self.tick, _Reservations(self.gap))
+            blockers = self._blockers(failed, alone[failed], plans)
             yield self._fresh()
             blockers = [b for b in blockers if hold[b] < self.window - 1]
             if blockers:
@@ -527,9 +530,8 @@ class CooperativePlanner:
             k -= 1
         return len(h) - 1 - k
 
-    def _blockers(self, i: int, plans: list[list[int] | None]) -> list[int]:
-        """The planned agents whose paths meet agent i's plan made as if it were alone."""
-        alone = self._search(i, self.tick, _Reservations(self.gap))
+    def _blockers(self, i: int, alone: list[int] | None, plans: list[list[int] | None]) -> list[int]:
+        """The planned agents whose paths meet agent i's plan made as if it were alone (``alone``)."""
         if alone is None:
             return []
         out = []
