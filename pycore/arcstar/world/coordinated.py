@@ -598,7 +598,9 @@ class Cooperative(Avoider):
         far = sorted(range(n), key=lambda i: -way[i])
         best, best_score = history, score(history)
         given = list(range(n))
-        runs = [(planner.reordered(order), order) for order in (given[::-1], far, far[::-1])]
+        orders = [order for k, order in enumerate((given[::-1], far, far[::-1]))
+                  if order != given and order not in (given[::-1], far)[:k]]  # (an order tried already plans the same)
+        runs = [(planner.reordered(order), order) for order in orders]
         runs.append((planner.fair(FAIR_AFTER, FAIR_WINDOW, FAIR_EVERY), given))
         for run, order in runs:
             found = yield from run.solving(MAX_TICKS, stall=STALL, complete=COMPLETE)
