@@ -227,12 +227,13 @@ class CooperativePlanner:
                     known.popitem(last=False)
             else:
                 known.move_to_end(goal)
-            before = dist.work
-            while not dist.settle(start, DISTANCE_SLICE):
-                self.work += _swept(dist.work - before)
+            while True:
                 before = dist.work
+                reached = dist.settle(start, DISTANCE_SLICE)
+                self.work += _swept(dist.work - before)
+                if reached:
+                    break
                 yield self._fresh()
-            self.work += _swept(dist.work - before)
             self._distance.append(dist)
             if dist[start] < 0:
                 raise BadInput(f"agents[{i}]: the goal cannot be reached from the start", f"agents[{i}].goal")

@@ -24,15 +24,8 @@ import random
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from .sliced import Sliced, run_to_end
-
-
-class Distances(Protocol):
-    """An agent's moves from each node to its goal (a list, or a table found as it is read)."""
-
-    def __getitem__(self, node: int, /) -> int: ...
 
 Config = tuple[int, ...]
 #: Turns of the search between two yields of ``lacam_steps``.
@@ -73,7 +66,7 @@ class LacamResult:
 class _Step:
     """PIBT's one step from a configuration, under a constraint."""
 
-    def __init__(self, neighbours: Callable[[int], Sequence[int]], distances: Sequence[Distances],
+    def __init__(self, neighbours: Callable[[int], Sequence[int]], distances: Sequence[Sequence[int]],
                  rotations: bool, rng: random.Random) -> None:
         self.neighbours, self.distances, self.rotations, self.rng = neighbours, distances, rotations, rng
 
@@ -128,7 +121,7 @@ class _Step:
 
 
 def lacam(starts: Sequence[int], goals: Sequence[int], neighbours: Callable[[int], Sequence[int]],
-          distances: Sequence[Distances], max_nodes: int = 100_000, rotations: bool = True,
+          distances: Sequence[Sequence[int]], max_nodes: int = 100_000, rotations: bool = True,
           seed: int = 0) -> LacamResult:
     """Plan agents from ``starts`` to ``goals`` (distinct nodes each; every goal reachable, as
     ``distances`` says) without vertex conflicts or swaps; search at most ``max_nodes``
@@ -137,7 +130,7 @@ def lacam(starts: Sequence[int], goals: Sequence[int], neighbours: Callable[[int
 
 
 def lacam_steps(starts: Sequence[int], goals: Sequence[int], neighbours: Callable[[int], Sequence[int]],
-                distances: Sequence[Distances], max_nodes: int = 100_000, rotations: bool = True,
+                distances: Sequence[Sequence[int]], max_nodes: int = 100_000, rotations: bool = True,
                 seed: int = 0) -> Sliced[LacamResult]:
     """``lacam`` a slice at a time (``sliced``): yields every ``TURNS_A_SLICE`` turns of the
     search the agents moved in them (a PIBT step moves every agent), the same result in the end."""

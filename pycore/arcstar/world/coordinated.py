@@ -598,8 +598,10 @@ class Cooperative(Avoider):
         far = sorted(range(n), key=lambda i: -way[i])
         best, best_score = history, score(history)
         given = list(range(n))
-        orders = [order for k, order in enumerate((given[::-1], far, far[::-1]))
-                  if order != given and order not in (given[::-1], far)[:k]]  # (an order tried already plans the same)
+        orders: list[list[int]] = []
+        for order in (given[::-1], far, far[::-1]):
+            if order != given and order not in orders:  # an order tried already plans the same
+                orders.append(order)
         runs = [(planner.reordered(order), order) for order in orders]
         runs.append((planner.fair(FAIR_AFTER, FAIR_WINDOW, FAIR_EVERY), given))
         for run, order in runs:
