@@ -379,15 +379,15 @@ def arcstar_tile_run(doc: dict[str, Any], time_limit: float = 20.0) -> dict[str,
     import pymapf
 
     from arcstar.search.cooperative import CooperativePlanner
-    from arcstar.world import coordinated
+    from arcstar.world import coordinated, rounds
 
     world, units = scenario_units(doc)
     agents = [(tile_of(*u["start"][:2]), tile_of(*u["goal"])) for u in units]
     step_s = 1.0 / min(u["spec"].speed for u in units)
     row: dict[str, Any] = {"solver": "arcstar cooperative", "step_s": step_s}
     t0 = time.perf_counter()
-    planner = CooperativePlanner(world.map, agents, coordinated.WINDOW, neighbours=4, rotations=False)
-    history = planner.solve(coordinated.MAX_TICKS, stall=coordinated.STALL, complete=coordinated.COMPLETE)
+    planner = CooperativePlanner(world.map, agents, rounds.WINDOW, neighbours=4, rotations=False)
+    history = planner.solve(rounds.MAX_TICKS, stall=rounds.STALL, complete=coordinated.COMPLETE)
     row["solve_s"] = time.perf_counter() - t0
     row["lacam"] = planner.completed
     paths: dict[str, list[tuple[int, int]]] = {}

@@ -49,12 +49,9 @@ it can get there, else it is left out, standing, with its status saying why.
 from __future__ import annotations
 
 import math
-from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from ..collision.swept import swept_line_clear
 from ..geometry.primitives import Pose
@@ -62,23 +59,19 @@ from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..planner import PlanResult
 from ..search.cooperative import CooperativePlanner
-from ..search.regions import label
 from ..search.sliced import Sliced
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
-from .plan_times import driven, visits_of
+from .plan_times import visits_of
+from .rounds import MAX_TICKS, STALL, WINDOW, apart, best_order, first_reached, goal_tiles, turn_ticks
 from .spacing import MARGIN
 from .starts import OFF_CENTRE, passes_bodies, settle_route, starts
 from .state import UnitStatus
-from .units import UnitSpec
 
 if TYPE_CHECKING:
     from .state import Host as World
     from .state import UnitState
 
-#: WHCA*'s window (ticks), the longest plan (ticks) per round, and the ticks without any agent
-#: getting closer to its goal after which a round stops (the units drive what was planned).
-WINDOW, MAX_TICKS, STALL = 16, 2000, 48
 #: Planning rounds in a row that may leave units short of their goals with nobody closer.
 MAX_ROUNDS = 3
 #: The longest units take to settle on their tile centres before a round is planned (s; a
@@ -98,19 +91,12 @@ GIVE_UP_TRIES = 4
 COMPLETE = 5000
 #: Rounds of at most this many units are planned in a few priority orders, the best kept.
 ORDERS_UP_TO = 40
-#: A stand of this many seconds, as a plan is driven (``plan_times``), is as good as none when a
-#: round's plans are compared (half the issue's 10 s: the estimate knows no bodies).
-STAND_OK = 5.0
 #: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
 #: the round is planned again (a plan step takes a person under a second, a tank a few).
 STALLED = 8.0
 #: How many units resting on their goals, each stepping aside for the next, ``_needed`` follows
 #: (a few: such chains are short, and each link is a wait on something planned earlier).
 CHAIN = 4
-#: The fair plan among a round's orders (``CooperativePlanner.fair``): agents that have stood
-#: ``FAIR_AFTER`` ticks go first, in rounds planned every ``FAIR_EVERY`` ticks over a window of
-#: ``FAIR_WINDOW`` (every 2 ticks over 16 found as short waits, but took twice as long).
-FAIR_AFTER, FAIR_EVERY, FAIR_WINDOW = 3, 2, 8
 #: Seconds a unit may stand held by a body that waits, by the plan, for it (a ring the plan's
 #: order cannot see: ways to first centres that cross where bodies stand) before the round is
 #: planned again. Such rings last for good; shorter ones undo themselves (a unit pivoting in
@@ -121,10 +107,6 @@ RING_AFTER = 3.0
 #: driven as planned (bodies a tile wide cannot stand on neighbouring tiles' centres, say), and
 #: one unit gives its orders up (``_futile``), as when no plan exists.
 FUTILE_ROUNDS = 3
-#: The most ticks a unit's turn is planned to take (``turn_ticks``): 2 for a tank (0.8 rad/s at
-#: 2 tiles/s: a quarter pivot is the time of 4 tiles) met the 10 s criterion at 7 of 29 unseen
-#: doors of 20 tanks, against 4 with 1; 3 or 4 did worse (plans longer for everyone).
-TURN_TICKS = 2
 
 
 def _stuck(u: UnitState) -> None:
@@ -134,35 +116,6 @@ def _stuck(u: UnitState) -> None:
     u.queue.clear()
 
 
-def _apart(a: Tile, b: Tile) -> int:
-    """Tiles between ``a`` and ``b`` on 4 neighbours, walls aside (how far a unit is from its goal)."""
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
-
-
-def turn_ticks(spec: UnitSpec) -> int:
-    """The ticks a unit stands on a corner in its plan before it turns: its quarter pivot in the
-    time it takes to cross a tile at top speed, 1 to ``TURN_TICKS``."""
-    return max(1, min(TURN_TICKS, round(math.pi / 2.0 / spec.pivot_rate * spec.speed)))
-
-
-def _breadth_first(blocked: np.ndarray, start: Tile) -> Iterator[Tile]:
-    """The tiles a breadth-first walk from ``start`` (4 neighbours, over open tiles) reaches,
-    nearest first (``start`` itself first)."""
-    h, w = blocked.shape
-    seen, queue = {start}, deque([start])
-    while queue:
-        t = queue.popleft()
-        yield t
-        x, y = t
-        for n in ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)):
-            if 0 <= n[0] < w and 0 <= n[1] < h and not blocked[n[1], n[0]] and n not in seen:
-                seen.add(n)
-                queue.append(n)
-
-
-def _first_reached(blocked: np.ndarray, start: Tile, goals: set[Tile]) -> Tile | None:
-    """Of ``goals``, the first a breadth-first walk from ``start`` reaches (None: none)."""
-    return next((t for t in _breadth_first(blocked, start) if t in goals), None)
 
 
 @dataclass
@@ -322,7 +275,7 @@ class Cooperative(Avoider):
             chosen = self.nearest.get(u.spec.id)
             if chosen is None or chosen[0] is not order:
                 tiles = [tile_of(q[0], q[1]) for q in order.points]
-                first = _first_reached(world.known_map(u).blocked, tile_of(u.x, u.y), set(tiles))
+                first = first_reached(world.known_map(u).blocked, tile_of(u.x, u.y), set(tiles))
                 if first is None:  # none can be reached: the nearest as the crow flies
                     first = min(tiles, key=lambda t: math.hypot(t[0] + 0.5 - u.x, t[1] + 0.5 - u.y))
                 chosen = self.nearest[u.spec.id] = (order, first)
@@ -468,7 +421,7 @@ class Cooperative(Avoider):
         wants = [self._want(world, u) for u in units]
         own = [self._own(u, start if want is None else want)
                for u, start, want in zip(units, firsts, wants, strict=True)]
-        agents = list(zip(firsts, self._goals(world, firsts, wants, own), strict=True))
+        agents = list(zip(firsts, goal_tiles(world.map.blocked, firsts, wants, own), strict=True))
         if not units:
             return
         try:
@@ -491,7 +444,8 @@ class Cooperative(Avoider):
             history = yield from planner.proving(PROOF_WORK, free)
             proved = planner.completed or planner.unsolvable
         if len(agents) <= ORDERS_UP_TO and not proved:
-            history = yield from self._best_order(planner, units, agents, history)
+            history = yield from best_order(planner, [u.spec for u in units], [u.heading for u in units], agents,
+                                              history, COMPLETE)
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
@@ -539,7 +493,7 @@ class Cooperative(Avoider):
         neighbours, from where it stands: not one on its goal that the plan has make way). The
         one to give up is the first of the ``GIVE_UP_TRIES`` first without which the others can
         all get through (``CooperativePlanner.reaching``), else the first."""
-        ways = sorted(((h[-1] != g, _apart(s, g), -k, k)
+        ways = sorted(((h[-1] != g, apart(s, g), -k, k)
                        for k, ((s, g), want, h) in enumerate(zip(agents, wants, history, strict=True))
                        if want is not None), reverse=True)
         if not ways:
@@ -558,7 +512,7 @@ class Cooperative(Avoider):
         """Whether ``FUTILE_ROUNDS`` rounds in a row have been planned because units stood, with
         the units with orders no nearer their goals (tiles left, summed) than at any round
         before (a round nearer starts the count again)."""
-        left = sum(_apart(s, g) for (s, g), want in zip(agents, wants, strict=True) if want is not None)
+        left = sum(apart(s, g) for (s, g), want in zip(agents, wants, strict=True) if want is not None)
         if left < self.nearest_sum:
             self.nearest_sum, self.futile = left, 0
         elif self.restart:
@@ -570,116 +524,13 @@ class Cooperative(Avoider):
                         wants: list[Tile | None]) -> None:
         """The unit with orders farthest from its goal gives them up (the last such of the
         plan's order on a tie); the rest are planned again without it."""
-        ways = [(_apart(s, g), k)
+        ways = [(apart(s, g), k)
                 for k, ((s, g), want) in enumerate(zip(agents, wants, strict=True)) if want is not None and s != g]
         if ways:
             _stuck(units[max(ways)[1]])
         self.futile, self.nearest_sum = 0, math.inf
         self.dirty = True
 
-    @staticmethod
-    def _best_order(planner: CooperativePlanner, units: list[UnitState], agents: list[tuple[Tile, Tile]],
-                    history: list[list[Tile]]) -> Sliced[list[list[Tile]]]:
-        """The plan, among WHCA*'s for a few priority orders (as given, reversed, furthest from
-        the goal first, nearest first, and the fair one that puts first those that have waited),
-        that arrives and, as driven (``plan_times``: in the units' own time, not in ticks), keeps
-        the longest stand shortest (down to ``STAND_OK``), then ends soonest: WHCA* lets the agents
-        it plans first go on while one planned late waits for all of them, and a wait of a few
-        ticks is a long stand where the units it waits for turn into a door one by one."""
-        specs, headings = [u.spec for u in units], [u.heading for u in units]
-        goals = [g for _, g in agents]
-
-        def score(h: list[list[Tile]]) -> tuple[int, float, float]:
-            left = sum(p[-1] != g for p, g in zip(h, goals, strict=True))
-            d = driven(h, goals, specs, headings)
-            return left, max(d.longest_stand, STAND_OK), d.makespan
-        n = len(agents)
-        way = [_apart(s, g) for s, g in agents]
-        far = sorted(range(n), key=lambda i: -way[i])
-        best, best_score = history, score(history)
-        given = list(range(n))
-        orders: list[list[int]] = []
-        for order in (given[::-1], far, far[::-1]):
-            if order != given and order not in orders:  # an order tried already plans the same
-                orders.append(order)
-        runs = [(planner.reordered(order), order) for order in orders]
-        runs.append((planner.fair(FAIR_AFTER, FAIR_WINDOW, FAIR_EVERY), given))
-        for run, order in runs:
-            found = yield from run.solving(MAX_TICKS, stall=STALL, complete=COMPLETE)
-            h: list[list[Tile]] = [[] for _ in range(n)]
-            for i, path in zip(order, found, strict=True):
-                h[i] = path
-            sc = score(h)
-            if sc < best_score:
-                best, best_score = h, sc
-        return best
-
-    @classmethod
-    def _goals(cls, world: World, starts: list[Tile], wants: list[Tile | None], own: list[bool]) -> list[Tile]:
-        """Each agent's goal tile: the tile it wants (its start when it wants none), or, when
-        another has that one, the free tile nearest it that the agent can still get to.
-
-        A unit's own claim (``own``: the goal of its own order, or the goal it rests on) comes
-        before a weak one (a step aside and back, or standing idle), which gives way: a unit
-        stepping aside was sent back to a tile another unit was sent to, took it (the nearer), and
-        both ended on each other's goals for good. Units sent to one tile (a contested tile) take
-        it and the tiles round it nearest first: the one nearest it as the crow flies takes the
-        tile itself, the next the free tile nearest it that it can reach without crossing a tile
-        given before (in a corridor, on its own side of the ones nearer), and so on; so nobody's
-        goal lies behind another's, and the tile wanted is taken (given out in the units' order,
-        three units in a corridor were sent past each other and the goal was left empty)."""
-        claims = [start if want is None else want for start, want in zip(starts, wants, strict=True)]
-        count: dict[Tile, int] = {}
-        for claim, mine in zip(claims, own, strict=True):
-            if mine:
-                count[claim] = count.get(claim, 0) + 1
-        first: dict[Tile, int] = {}
-        for i, claim in enumerate(claims):
-            if own[i] and count[claim] > 1:
-                first.setdefault(claim, i)
-
-        def rank(i: int) -> tuple[bool, int, float, int]:
-            claim = claims[i]
-            if not own[i] or count[claim] == 1:
-                return not own[i], i, 0.0, i
-            return False, first[claim], math.hypot(starts[i][0] - claim[0], starts[i][1] - claim[1]), i
-
-        out: list[Tile] = list(starts)
-        given: set[Tile] = set()
-        others = set(starts)
-        for i in sorted(range(len(starts)), key=rank):
-            start, goal = starts[i], claims[i]
-            if goal in given:
-                contested = own[i] and count[goal] > 1
-                near = cls._free_near(world, goal, given | (others - {start}), start if contested else None, given)
-                # every tile near is held (a packed corridor): one another unit stands on will do
-                goal = near if near not in given else cls._free_near(world, goal, given)
-            given.add(goal)
-            out[i] = goal
-        return out
-
-    @staticmethod
-    def _free_near(world: World, tile: Tile, avoid: set[Tile], source: Tile | None = None,
-                   walls: Iterable[Tile] = ()) -> Tile:
-        """The open tile nearest ``tile`` (4-neighbour moves) that is not in ``avoid``; with
-        ``source``, the nearest of those that ``source`` reaches with ``walls`` walled off (if
-        none is, the nearest of all)."""
-        blocked = world.map.blocked
-        reach = None
-        if source is not None:
-            passable = ~blocked
-            for x, y in walls:
-                passable[y, x] = False
-            passable[source[1], source[0]] = True
-            labels, _ = label(passable)
-            reach = labels == labels[source[1], source[0]]
-        nearest = None
-        for x, y in _breadth_first(blocked, tile):
-            if (x, y) not in avoid:
-                if reach is None or reach[y, x]:
-                    return x, y
-                nearest = (x, y) if nearest is None else nearest
-        return tile if nearest is None else nearest
 
     # -- driving -------------------------------------------------------------------------------
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:

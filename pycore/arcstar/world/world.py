@@ -64,7 +64,7 @@ class World:
     avoidance: how units treat each other (``units.Avoidance``). fog: each team plans on what
     its units have seen (``fog.Fog``), unknown tiles taken as open. record: keep every unit's
     samples (the lab turns it off). plan_work: the most planning work a tick may do for a round
-    of cooperative plans (``coordinated.PLAN_WORK``'s units, about an expansion each; None: a
+    of cooperative plans (``search.sliced``'s units, about an expansion each; None: a
     round is planned in the tick it is due); a game that must keep its ticks short sets it, and
     the round's units stand for the ticks it takes. route_work: the most work a tick spends on
     units' routes and re-plan checks (``routing``: the rest wait for the next tick, first asked
