@@ -669,6 +669,26 @@ def test_under_fog_a_car_beside_a_long_wall_keeps_its_body_out_of_it(method):
     assert all(w.arrival(u) is not None for u in w.units), [(u.id, u.status) for u in w.units]
 
 
+@pytest.mark.parametrize("method", ["none", "pinter", "claimed"])
+def test_under_fog_a_way_that_would_clip_a_wall_learned_by_a_hair_is_planned_again(method):
+    """A car plans, knowing nothing of the room below, a way that ends by swinging round to a goal
+    heading on an arc whose lowest point takes its body 0.008 of a tile past the bottom wall's
+    face. It saw the wall in time, but a learned wall counted only where the body's bounding box
+    reached it at every fifth of a tile along the way, the lowest point fell between two, and the
+    car drove into the wall (an outside random search). A wall learned near the way now has the
+    way tested exactly. ``run`` checks every body against the true map."""
+    rows = ["#################",
+            "#...............#",
+            "#######.###.#####",
+            "#...............#",
+            "#...............#",
+            "#################"]
+    doc = {"map": rows, "seed": 1, "duration": 60, "avoidance": method, "fog": True,
+           "units": [{"id": "c", "kind": "car", "start": [13.5, 3.5, -1.898], "goal": [3.5, 4.5, -1.782]}]}
+    w = run(doc)
+    assert w.arrival(w.units[0]) is not None, w.units[0].status
+
+
 @pytest.mark.parametrize("method", ["none", "pinter", "claimed", "cooperative"])
 @pytest.mark.parametrize("unit", [{"width": 0.8, "radius": 0.5, "speed": 2.0, "sight": 3}, {"kind": "car"}])
 def test_under_fog_a_unit_whose_only_way_a_wall_closes_stops_short_of_it(method, unit):

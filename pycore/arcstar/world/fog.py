@@ -6,7 +6,7 @@ the way). Every ``LOOK_EVERY`` seconds each unit sees the tiles whose centres li
 ``sight`` (tiles; at least as far as it needs to stop from top speed, plus a tile and a
 half, so no unit drives into a wall it has not seen) and in its line of sight (no wall tile on
 the straight line between the centres; a wall itself is seen). When a team learns of a new
-wall, each of its moving units whose way ahead crosses a tile that changed plans again.
+wall, each of its moving units whose body would touch it on its way plans again.
 
 Each unit's way is kept by a D* Lite search (``search.incremental.IncrementalPlanner``) on its
 team's known map, reused from discovery to discovery: it repairs only what the new walls change
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..collision.swept import first_collision
 from ..geometry.primitives import Pose
 from ..maps.tilemap import GROUND, TileMap
 from ..outcomes import Status
@@ -41,6 +42,10 @@ if TYPE_CHECKING:
 
 #: How often units look (s).
 LOOK_EVERY = 0.25
+#: How far (tiles) a body's bounding box is widened where ``swept_tiles`` samples its way: the
+#: points it takes lie 0.2 tiles apart along the path, so the body between two lies within 0.1
+#: of one of them.
+SWEPT_PAD = 0.1 + 1e-6
 #: Expansions one re-plan may take (a map of a million tiles, about).
 MAX_EXPANSIONS = 2_000_000
 #: Under fog a unit's tiles come from D* Lite, so a method that plans curves itself (the
@@ -80,17 +85,29 @@ class TeamView:
 
 
 def swept_tiles(u: UnitState) -> set[tuple[int, int]]:
-    """The tiles ``u``'s body sweeps over on the rest of its path (its bounding box every
-    quarter tile), so that a wall learned beside the way, which the body would clip, counts."""
+    """Tiles that hold every tile ``u``'s body can touch on the rest of its path: the bounding
+    box of its body, widened by ``SWEPT_PAD``, at every other of the path's points (a tenth of a
+    tile apart), its end included; a filter for ``way_blocked``."""
     m = u.mover
-    out = body_tiles(u.x, u.y, u.spec.width)
+    wide = u.spec.width + 2.0 * SWEPT_PAD
+    out = body_tiles(u.x, u.y, wide)
     if m is None:
         return out
     _, xy = m.points()
-    i0 = m.after(m.s)
-    for x, y in xy[i0::2]:
-        out |= body_tiles(float(x), float(y), u.spec.width)
+    for x, y in (*xy[m.after(m.s)::2], xy[-1]):
+        out |= body_tiles(float(x), float(y), wide)
     return out
+
+
+def way_blocked(u: UnitState, known: TileMap, changed: set[tuple[int, int]]) -> bool:
+    """Whether walls learned on ``changed`` tiles of ``known`` stand in ``u``'s way: its body
+    would touch one on its path, by the exact swept test (a wall whose tile only the body's
+    bounding box reaches is no reason to plan again; one the body clips by a hundredth of a
+    tile, between two of the path's points, is)."""
+    m = u.mover
+    if m is None or not any(t in changed for t in swept_tiles(u)):
+        return False
+    return first_collision(known, m.path, u.spec.width) is not None
 
 
 def _with_faces(xs: np.ndarray, ys: np.ndarray, blocked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -211,11 +228,11 @@ class Fog:
         return rays
 
     def _replan_team(self, world: World, team: str) -> None:
-        changed = self.view(team).changed
+        view = self.view(team)
         for u in world.units:
             if u.spec.team != team or u.mover is None:
                 continue
-            if any(t in changed for t in swept_tiles(u)):
+            if way_blocked(u, view.known, view.changed):
                 world.note(u, EventKind.DISCOVER)
                 if not world.replan(u, frozenset()):
                     # no way from here for now (the wall closes the only one, other units hem it
