@@ -76,6 +76,28 @@ def test_it_brakes_before_a_tight_arc():
     assert s[:, 4].max() > 2.0  # and fast on the straights
 
 
+@pytest.mark.parametrize("unit", [{"kind": "car"}, {"kind": "tank"}, {}, {"width": 0.8, "radius": 0.5, "speed": 2.0}])
+def test_a_turn_tightened_beside_walls_swings_the_heading_no_faster_than_the_unit_turns(unit):
+    """Ordered back the way it faces in a corridor two tiles high, a unit takes "tighter"'s
+    turn, tightened below its radius. On the lateral limit alone it went round at twice the rate
+    it can turn at all (a car at 4 rad/s: it pivots at 0.5 and turns on its own radius at 2), and
+    beside a wall at up to eight times (an outside search). Driving or pivoting, its heading now
+    turns at most at ``yaw_limit``."""
+    doc = {"map": ["#" * 20, "#" + "." * 18 + "#", "#" + "." * 18 + "#", "#" * 20], "seed": 1, "duration": 60,
+           "units": [{"id": "u", **unit, "start": [9.5, 1.5, math.pi], "goal": [17.5, 2.5]}]}
+    sc = arcstar.world.read_scenario(doc)
+    w = sc.world
+    w.run(sc.duration)
+    u = w.units[0]
+    assert u.arrived is not None
+    check_trajectory(u.samples, w.dt, u.spec.speed, u.spec.accel_rate, u.spec.brake_rate, w.map.blocked,
+                     u.spec.width, radius=u.spec.radius)
+    limit = max(u.spec.pivot_rate, u.spec.speed / u.spec.radius)
+    assert u.spec.yaw_limit == limit
+    for a, b in zip(u.samples, u.samples[1:]):
+        assert abs(wrap(b[3] - a[3])) / w.dt <= limit + 1e-6, f"turns too fast at t={b[0]}"
+
+
 def test_a_person_stops_and_turns_on_the_spot_at_a_corner():
     spec = unit_of_kind("p", "person", method="astar")
     w, m = world_of(ROOMS, [(spec, (1.5, 2.5, 0.0), [move(12.5, 6.5)])])

@@ -7,8 +7,9 @@ distance travelled (Pinter's Listing 2, ``Segment.pose_at``).
 
 What slows the unit (``constraints``):
 
-* an arc of radius r: at most ``UnitSpec.arc_speed(r)`` = min(speed, sqrt(lateral * r)) on it
-  (the lateral acceleration v^2 / r stays within the unit's limit);
+* an arc of radius r: at most ``UnitSpec.arc_speed(r)`` = min(speed, sqrt(lateral * r),
+  yaw_limit * r) on it (the lateral acceleration v^2 / r stays within the unit's limit, and on a
+  turn tighter than its radius the heading turns no faster than it can pivot);
 * the planner's ``speed_limits`` (the "tighter" method's slower turns): factor x speed between
   two distances, and a stop where it pivots;
 * a joint where the heading jumps (a polyline corner, a pivot) or the gear flips (a cusp): the

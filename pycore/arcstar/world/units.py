@@ -172,9 +172,20 @@ class UnitSpec:
         """The lateral acceleration limit in tiles/s^2 (``lateral`` or speed^2 / radius)."""
         return self.lateral if self.lateral is not None else self.speed ** 2 / self.radius
 
+    @property
+    def yaw_limit(self) -> float:
+        """The fastest the unit turns, driving or on the spot (rad/s): its pivot rate, or its
+        own radius at top speed if that is faster."""
+        return max(self.pivot_rate, self.speed / self.radius)
+
     def arc_speed(self, r: float) -> float:
-        """The top speed on an arc of radius ``r`` tiles: min(speed, sqrt(lateral * r))."""
-        return min(self.speed, math.sqrt(self.lateral_limit * r))
+        """The top speed on an arc of radius ``r`` tiles: min(speed, sqrt(lateral * r),
+        yaw_limit * r). The lateral limit alone lets a turn tightened to a sliver of the
+        unit's radius (``turning``'s "tighter", beside a wall) swing the heading round at
+        several times any rate the unit has: a tank's half turn at the start of a corridor in a
+        fifth of a second, where it pivots in four. On arcs of its own radius or wider the
+        yaw limit never binds."""
+        return min(self.speed, math.sqrt(self.lateral_limit * r), self.yaw_limit * r)
 
     def plan_options(self) -> dict[str, Any]:
         """The flat ``plan()`` options for this unit's method, width, radius and reversing."""
