@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import pytest
 
+import arcstar
+from arcstar.geometry.primitives import Pose
 from arcstar.search.lacam import lacam
-from arcstar.world import UnitStatus, coordinated
+from arcstar.world import Avoidance, Order, OrderKind, UnitSpec, UnitStatus, World, coordinated
 from test_world_avoidance import overlap, run
 
 METHODS = ["pinter", "claimed", "cooperative"]
@@ -155,6 +157,14 @@ BAYS = [
 ]
 
 
+
+def bays_doc(case: int, method: str, duration: float) -> dict:
+    """The scenario of ``BAYS[case]`` under ``method``."""
+    rows, spec = BAYS[case]
+    kinds = {"person": {"kind": "person"}, "tank": {"kind": "tank"}, "example": UNITS["example"]}
+    return {"map": rows, "seed": 1, "duration": duration, "avoidance": method, "units": [
+        {"id": f"u{i}", "start": [s[0] + .5, s[1] + .5, 0.0], "goal": [g[0] + .5, g[1] + .5], **kinds[k]}
+        for i, (s, g, k) in enumerate(spec)]}
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("case", range(len(BAYS)))
 def test_in_corridors_with_bays_as_many_arrive_as_can_and_the_rest_give_up(method, case):
@@ -162,10 +172,7 @@ def test_in_corridors_with_bays_as_many_arrive_as_can_and_the_rest_give_up(metho
     as any plan could bring to their goals together (worked out here), and the others read
     stuck; the run ends."""
     rows, spec = BAYS[case]
-    kinds = {"person": {"kind": "person"}, "tank": {"kind": "tank"}, "example": UNITS["example"]}
-    doc = {"map": rows, "seed": 1, "duration": 240, "avoidance": method, "units": [
-        {"id": f"u{i}", "start": [s[0] + .5, s[1] + .5, 0.0], "goal": [g[0] + .5, g[1] + .5], **kinds[k]}
-        for i, (s, g, k) in enumerate(spec)]}
+    doc = bays_doc(case, method, 240)
     w = run(doc)
     best = most_that_can_arrive(rows, [s for s, _, _ in spec], [g for _, g, _ in spec])
     arrived = [u for u in w.units if u.state is UnitStatus.ARRIVED]
@@ -273,11 +280,7 @@ def test_a_jam_no_plan_settles_ends_with_units_stuck_not_jammed_for_good(method,
     cannot bring home give up."""
     monkeypatch.setattr(coordinated, "PROOF_WORK", 100)
     monkeypatch.setattr(coordinated, "COMPLETE", 20)
-    rows, spec = BAYS[1]
-    kinds = {"person": {"kind": "person"}, "tank": {"kind": "tank"}, "example": UNITS["example"]}
-    doc = {"map": rows, "seed": 1, "duration": 400, "avoidance": method, "units": [
-        {"id": f"u{i}", "start": [s[0] + .5, s[1] + .5, 0.0], "goal": [g[0] + .5, g[1] + .5], **kinds[k]}
-        for i, (s, g, k) in enumerate(spec)]}
+    doc = bays_doc(1, method, 400)
     w = run(doc)
     assert not w.busy and w.time < doc["duration"] - 1.0, [(u.id, u.status) for u in w.units]
     assert {u.state for u in w.units} <= {UnitStatus.ARRIVED, UnitStatus.STUCK}
@@ -285,3 +288,52 @@ def test_a_jam_no_plan_settles_ends_with_units_stuck_not_jammed_for_good(method,
         if u.state is UnitStatus.ARRIVED:
             assert abs(u.x - given["goal"][0]) < 0.01 and abs(u.y - given["goal"][1]) < 0.01
     assert overlap(w) <= 0.05
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_round_whose_plan_stops_short_solves_other_orders_on_a_smaller_budget(method, monkeypatch):
+    """The second corridor with bays, with the complete searches cut to a sliver as above, so
+    that rounds end unsettled: WHCA* and LaCAM stop short and the search of every arrangement
+    runs out. Such a round solved four more priority orders, each with LaCAM's whole budget,
+    looking for a better plan than one that stops short (in corridors of four units found by a
+    random search, 4 to 11 s of CPython in one tick). It still tries them, as another order's
+    LaCAM now and then gets further, but on a quarter of the budget each; a round whose plan
+    brings everyone home compares the others on the whole budget."""
+    monkeypatch.setattr(coordinated, "PROOF_WORK", 100)
+    monkeypatch.setattr(coordinated, "COMPLETE", 20)
+    doc = bays_doc(1, method, 400)
+    handed: list[tuple[bool, int]] = []  # per call of best_order: the plan it was handed arrives? budget
+    best_order = coordinated.best_order
+
+    def watched(planner, specs, headings, agents, history, complete):
+        handed.append((all(h[-1] == g for h, (_, g) in zip(history, agents, strict=True)), complete))
+        return (yield from best_order(planner, specs, headings, agents, history, complete))
+    monkeypatch.setattr(coordinated, "best_order", watched)
+    w = run(doc)
+    assert any(not arrives for arrives, _ in handed)  # rounds that stop short happen here
+    for arrives, complete in handed:
+        assert complete == (20 if arrives else 5)
+    assert not w.busy and {u.state for u in w.units} <= {UnitStatus.ARRIVED, UnitStatus.STUCK}
+    assert overlap(w) <= 0.05
+
+
+def test_a_step_aside_no_plan_completes_is_given_up_not_planned_every_tick():
+    """A unit sent aside (as the plans send idle units out of the way and back) past a unit
+    resting on its goal in a corridor with no bay: no plan gets it there, and with no unit of
+    its own orders to give them up, the round came due again every tick for good (an outside
+    search: a tank sent back into a pocket past a unit that had given up in its mouth, a second
+    of CPython a tick). It gives the step aside up where it stands, as one that finds no route
+    does, and the world has nothing left to do."""
+    tilemap = arcstar.parse_ascii("\n".join(["#######", "#.....#", "#######"])).map
+    w = World(tilemap, 0.05, 1, avoidance=Avoidance.COOPERATIVE)
+    spec = {"width": 0.5, "radius": 0.3, "speed": 2.0}
+    w.add(UnitSpec("s", **spec), Pose(3.5, 1.5, 0.0), [Order(OrderKind.MOVE, ((3.5, 1.5, None),))])
+    w.add(UnitSpec("x", **spec), Pose(1.5, 1.5, 0.0))
+    w.run(2.0)
+    assert not w.busy and w.unit("s").state is UnitStatus.ARRIVED
+    w.order("x", Order(OrderKind.MOVE, ((5.5, 1.5, None),), aside=True))
+    w.run(w.time + 5.0)
+    s, x = w.unit("s"), w.unit("x")
+    assert not w.busy, x.status
+    assert x.status.startswith("no route") and x.x == 1.5
+    assert s.state is UnitStatus.ARRIVED and s.x == 3.5

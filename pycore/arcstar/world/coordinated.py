@@ -444,8 +444,10 @@ class Cooperative(Avoider):
             history = yield from planner.proving(PROOF_WORK, free)
             proved = planner.completed or planner.unsolvable
         if len(agents) <= ORDERS_UP_TO and not proved:
+            # other orders for a better plan; where this one stops short, LaCAM plans them with
+            # a quarter of its budget each
             history = yield from best_order(planner, [u.spec for u in units], [u.heading for u in units], agents,
-                                              history, COMPLETE)
+                                              history, COMPLETE if planner.arrived else COMPLETE // 4)
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
@@ -473,16 +475,18 @@ class Cooperative(Avoider):
         if planner.unsolvable:
             yield from self._give_up(planner, units, agents, sent, free, history)
         elif self._futile(agents, sent):
-            self._stuck_farthest(units, agents, sent)
+            self._stuck_farthest(units, agents, sent, history)
         elif self.rounds >= MAX_ROUNDS and self.members is not None and self.hand_back:
             self.members.clear()  # a jam it cannot untangle, maybe for want of search: hand the units back
             self.handed_back = True
         elif self.rounds >= MAX_ROUNDS:
             self.rounds = 0
-            for u, want in zip(units, sent, strict=True):
-                plan = self.plans[u.spec.id]
-                if want is not None and plan.visits[-1][0] != plan.goal:
-                    _stuck(u)
+            short = [u for u, want in zip(units, sent, strict=True)
+                     if want is not None and self.plans[u.spec.id].visits[-1][0] != self.plans[u.spec.id].goal]
+            for u in short:
+                _stuck(u)
+            if not short:
+                self._asides_given_up(units, agents, history)
 
     def _give_up(self, planner: CooperativePlanner, units: list[UnitState], agents: list[tuple[Tile, Tile]],
                  wants: list[Tile | None], free: list[int], history: list[list[Tile]]) -> Sliced[None]:
@@ -497,6 +501,7 @@ class Cooperative(Avoider):
                        for k, ((s, g), want, h) in enumerate(zip(agents, wants, history, strict=True))
                        if want is not None), reverse=True)
         if not ways:
+            self._asides_given_up(units, agents, history)
             return
         pick = ways[0][3]
         for *_, k in ways[:GIVE_UP_TRIES]:
@@ -521,16 +526,30 @@ class Cooperative(Avoider):
         return self.futile >= FUTILE_ROUNDS
 
     def _stuck_farthest(self, units: list[UnitState], agents: list[tuple[Tile, Tile]],
-                        wants: list[Tile | None]) -> None:
+                        wants: list[Tile | None], history: list[list[Tile]]) -> None:
         """The unit with orders farthest from its goal gives them up (the last such of the
         plan's order on a tie); the rest are planned again without it."""
         ways = [(apart(s, g), k)
                 for k, ((s, g), want) in enumerate(zip(agents, wants, strict=True)) if want is not None and s != g]
         if ways:
             _stuck(units[max(ways)[1]])
+        else:
+            self._asides_given_up(units, agents, history)
         self.futile, self.nearest_sum = 0, math.inf
         self.dirty = True
 
+    def _asides_given_up(self, units: list[UnitState], agents: list[tuple[Tile, Tile]],
+                         history: list[list[Tile]]) -> None:
+        """When no unit with its own orders is left to give them up, the units whose step aside
+        (or back) the plan leaves short give that up where they stand (``UnitState.fail``, not
+        an own order's failure, as when a step aside finds no route): rounds planned for a
+        step aside that no plan completes came due again every tick, for good (a tank sent back
+        into a pocket past a unit that had given up in its mouth, a second of CPython a tick)."""
+        for u, (_, goal), h in zip(units, agents, history, strict=True):
+            order = u.next_order
+            if order is not None and order.aside and h[-1] != goal:
+                u.fail(f"no route: {Status.NO_PATH}: no plan brings it there past the other units", own=False)
+                self.dirty = True
 
     # -- driving -------------------------------------------------------------------------------
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
