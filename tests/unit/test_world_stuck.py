@@ -291,14 +291,14 @@ def test_a_jam_no_plan_settles_ends_with_units_stuck_not_jammed_for_good(method,
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_a_round_whose_plan_stops_short_solves_other_orders_on_a_smaller_budget(method, monkeypatch):
+def test_a_round_solves_its_other_orders_on_a_quarter_of_the_complete_budget(method, monkeypatch):
     """The second corridor with bays, with the complete searches cut to a sliver as above, so
     that rounds end unsettled: WHCA* and LaCAM stop short and the search of every arrangement
     runs out. Such a round solved four more priority orders, each with LaCAM's whole budget,
     looking for a better plan than one that stops short (in corridors of four units found by a
-    random search, 4 to 11 s of CPython in one tick). It still tries them, as another order's
-    LaCAM now and then gets further, but on a quarter of the budget each; a round whose plan
-    brings everyone home compares the others on the whole budget."""
+    random search, 4 to 11 s of CPython in one tick; and 9 s where the first order's LaCAM had
+    found a plan and the others' found none). It still tries them, as another order's LaCAM now
+    and then gets further, but on a quarter of the budget each."""
     monkeypatch.setattr(coordinated, "PROOF_WORK", 100)
     monkeypatch.setattr(coordinated, "COMPLETE", 20)
     doc = bays_doc(1, method, 400)
@@ -311,8 +311,7 @@ def test_a_round_whose_plan_stops_short_solves_other_orders_on_a_smaller_budget(
     monkeypatch.setattr(coordinated, "best_order", watched)
     w = run(doc)
     assert any(not arrives for arrives, _ in handed)  # rounds that stop short happen here
-    for arrives, complete in handed:
-        assert complete == (20 if arrives else 5)
+    assert {complete for _, complete in handed} == {5}
     assert not w.busy and {u.state for u in w.units} <= {UnitStatus.ARRIVED, UnitStatus.STUCK}
     assert overlap(w) <= 0.05
 
