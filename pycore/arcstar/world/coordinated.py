@@ -116,8 +116,6 @@ def _stuck(u: UnitState) -> None:
     u.queue.clear()
 
 
-
-
 @dataclass
 class Schedule:
     """One unit's plan: the tiles it visits in order with the tick it enters each, the tile it
@@ -483,7 +481,7 @@ class Cooperative(Avoider):
         elif self.rounds >= MAX_ROUNDS:
             self.rounds = 0
             short = [u for u, want in zip(units, sent, strict=True)
-                     if want is not None and self.plans[u.spec.id].visits[-1][0] != self.plans[u.spec.id].goal]
+                     if want is not None and (plan := self.plans[u.spec.id]).visits[-1][0] != plan.goal]
             for u in short:
                 _stuck(u)
             if not short:
