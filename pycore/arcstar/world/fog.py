@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..collision.swept import first_collision
+from ..collision.swept import path_clear
 from ..geometry.primitives import Pose
 from ..maps.tilemap import GROUND, TileMap
 from ..outcomes import Status
@@ -107,7 +107,7 @@ def way_blocked(u: UnitState, known: TileMap, changed: set[tuple[int, int]]) -> 
     m = u.mover
     if m is None or not any(t in changed for t in swept_tiles(u)):
         return False
-    return first_collision(known, m.path, u.spec.width) is not None
+    return not path_clear(known, m.path, u.spec.width)
 
 
 def _with_faces(xs: np.ndarray, ys: np.ndarray, blocked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
