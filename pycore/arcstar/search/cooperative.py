@@ -625,13 +625,19 @@ class CooperativePlanner:
         answer and moves, the planner left as it was."""
         _whole(max_work, "max_work")
         self._ready()
-        search = reachable_steps(self._starts, self.goals, self._adjacent.__getitem__, int(max_work), free)
+        search = reachable_steps(self._starts, self.goals, self._adjacent.__getitem__, int(max_work), free,
+                                 self._distance)  # (swept on as the search reads them: counted as work)
+        swept = sum(d.work for d in self._distance)
         while True:
             try:
                 self.work += next(search)
             except StopIteration as end:
                 found: Reach = end.value
                 return found
+            finally:
+                now = sum(d.work for d in self._distance)
+                self.work += _swept(now - swept)
+                swept = now
             yield self._fresh()
 
     def _complete(self, starts: list[int], done: int, max_nodes: int) -> Sliced[None]:
