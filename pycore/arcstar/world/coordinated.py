@@ -247,13 +247,13 @@ class Cooperative(Avoider):
             want = self._want(world, u)
             plan = self.plans.get(u.spec.id)
             if want is not None and (plan is None or plan.want != want):
-                if plan is None and self._sits_out(u):
+                if plan is None and self.sits_out(u):
                     return False
                 self.dirty = True
                 return False
         return True
 
-    def _sits_out(self, u: UnitState) -> bool:
+    def sits_out(self, u: UnitState) -> bool:
         """Whether ``u`` was left out of the round (``_starts``) while the others still drive
         it: it is planned again once they are through, not every tick (rounds planned tick after
         tick, each leaving it out again, were all a world of five did)."""
@@ -323,7 +323,7 @@ class Cooperative(Avoider):
             for u in self.mine(world):
                 want = self._want(world, u)
                 plan = self.plans.get(u.spec.id)
-                if plan is None and self._sits_out(u):
+                if plan is None and self.sits_out(u):
                     continue
                 if u.mover is None and want is not None and (
                         plan is None or plan.want != want or (plan.visits[-1][0] != plan.goal and u.detour is None)):
@@ -380,9 +380,15 @@ class Cooperative(Avoider):
         self.by_tile.clear()
         for u, start in self._starts(world):
             centre = (start[0] + 0.5, start[1] + 0.5, None)
-            if body_tiles(u.x, u.y, u.spec.width) | {tile_of(u.x, u.y)} != {start}:
+            here = tile_of(u.x, u.y)
+            if body_tiles(u.x, u.y, u.spec.width) | {here} != {start}:
                 self.settling[u.spec.id] = centre
                 u.detour = centre
+                if here != start and self._want(world, u) is None and self._own(u, here):
+                    # resting on its goal, it moves over for another on its tile that could not:
+                    # it steps back there in the plan (settled, it took the tile beside as its
+                    # own, and rested there for good, its goal lost)
+                    u.queue.append(Order(OrderKind.MOVE, ((u.x, u.y, u.heading),), aside=True))
         if not self.settling:
             self.settling = None
             return False

@@ -314,8 +314,10 @@ class Local(Avoider):
                 self.jam(world, u, outsider, now)  # it joins the plan, with the units near it
             return
         if by is not None and self.group is not None and self.member(by):
-            # the plan's units are not asked to make way: wait, then join
-            if self.track(u, by, now) >= JAM_AFTER:
+            # the plan's units are not asked to make way: wait, then join (but not a unit the plan
+            # left out, sharing a tile, while the others still drive it: taken in, it was left out
+            # again, and the round planned again and again, everyone in it standing)
+            if self.track(u, by, now) >= JAM_AFTER and not self.group.sits_out(u):
                 self.jam(world, u, by, now)
             return
         super().held(world, u, by, now)
