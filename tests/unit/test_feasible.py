@@ -123,6 +123,9 @@ POCKET = ["################",
     ([(11, 3), (13, 3), (12, 3)], [(14, 3), (13, 3), (12, 3)]),  # the deepest goal's unit shut out by two
     ([(11, 3), (13, 3), (12, 3), (10, 3)], [(14, 3), (13, 3), (12, 3), (11, 3)]),
     ([(12, 3), (13, 3), (14, 3), (2, 2)], [(13, 3), (14, 3), (11, 3), (5, 4)]),
+    # five tanks as a jam under pinter left them: one on its goal shut in by one sent deeper, so
+    # all three in front of it must leave too (counting only those two: a million successors)
+    ([(12, 3), (11, 3), (13, 3), (8, 3), (10, 3)], [(14, 3), (12, 3), (13, 3), (10, 3), (11, 3)]),
 ])
 def test_units_in_a_pocket_in_the_wrong_order_are_planned_out_and_in_again_within_the_worlds_budget(inside, goals):
     """Units in a dead end one tile wide, each goal deeper than where a unit sent further in can

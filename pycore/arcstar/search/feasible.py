@@ -11,15 +11,15 @@ agents in a corridor with two bays took LaCAM past 500,000 configurations withou
 and a breadth-first search of this kind 41,000 configurations (0.25 s).
 
 The search is A* on a lower bound of the moves left: the sum of the agents' goal distances
-(each ignoring the others), and, in dead ends one node wide (``_Pockets``), the moves a unit in
+(each ignoring the others), and, in dead ends one node wide (``_Pockets``), the moves units in
 the way must make to leave and come back. The plan found has the fewest moves, as a breadth-first
 search's has, and a search run dry has seen every configuration reachable; on the way to a plan
 it looks at far fewer. Units in a room with a pocket one tile wide, the deepest goals' units
 shut out behind the others (each must back out and come in again): three, 33 moves, took
-1.3 million successors breadth first (beyond the world's budget, so the units gave up), about 35,000
-on the goal distances alone and under 2,000 with the pockets' part;
-four, over 5 million breadth first, 1.1 million and 8,000; five, wholly the wrong way round,
-142,000 with the pockets' part. Six so are still beyond the world's budget.
+1.3 million successors breadth first (beyond the world's budget, so the units gave up), about
+35,000 on the goal distances alone and under 2,000 with the pockets' part; four, over 5 million
+breadth first, 1.1 million and 6,000; five wholly the wrong way round, 98,000 with the pockets'
+part. Six so are still beyond the world's budget.
 """
 
 from __future__ import annotations
@@ -136,45 +136,47 @@ class _Pockets:
     (the dead end) to a node with three or more (the mouth, depth 0; the chain's nodes 1, 2, ...
     inwards). Nobody passes anybody in one, so an agent in a pocket whose goal lies there, with
     an agent shallower than it (or outside) whose goal lies deeper than its own, must leave the
-    pocket, and the mouth too (the other comes in through it), and come back: at least its depth
-    plus its goal's depth plus two moves, where its goal distance counts their difference. The
-    estimate stays a lower bound (a test holds it to a breadth-first search), not a consistent
-    one: a unit stepping onto the mouth drops it by three, and the search takes a configuration
-    up again when it finds a shorter way to it. Without this, units sent into an alcove in the
-    wrong order (each must back out and come in again) took the search millions of
-    configurations."""
+    pocket, and the mouth too (the other comes in through it), and come back; so must every
+    agent shallower than it there (it cannot get out past them). Each such agent whose goal
+    lies in the pocket makes at least its depth plus its goal's depth plus two moves, where its
+    goal distance counts their difference. The estimate stays a lower bound (a test holds it to
+    a breadth-first search), not a consistent one: a unit stepping onto the mouth drops it by
+    three, and the search takes a configuration up again when it finds a shorter way to it.
+    Without this, units sent into an alcove in the wrong order (each must back out and come in
+    again) took the search millions of configurations."""
 
     def __init__(self, neighbours: Callable[[int], Sequence[int]], goals: dict[int, int]) -> None:
         self._neighbours = neighbours
         self._at: dict[int, tuple[int, int] | None] = {}  # node -> (its pocket's dead end, depth), None: none
-        #: agents whose goal lies in a pocket: (agent, the pocket, the goal's depth)
-        self.sent = [(i, *p) for i, goal in goals.items() if (p := self.at(goal)) is not None]
-        self._holding = {p for _, p, _ in self.sent}
+        #: per pocket some goal lies in, its agents: (agent, the goal's depth)
+        self.sent: dict[int, list[tuple[int, int]]] = {}
+        for i, goal in goals.items():
+            p = self.at(goal)
+            if p is not None:
+                self.sent.setdefault(p[0], []).append((i, p[1]))
 
     def matter(self, frm: int, to: int) -> bool:
         """Whether a move from ``frm`` to ``to`` can change ``extra`` (it leaves or enters a
         pocket some goal lies in)."""
-        if not self.sent:
-            return False
         a, b = self.at(frm), self.at(to)
-        return (a is not None and a[0] in self._holding) or (b is not None and b[0] in self._holding)
+        return (a is not None and a[0] in self.sent) or (b is not None and b[0] in self.sent)
 
     def extra(self, config: Config) -> int:
         """The moves the agents must make beyond their goal distances to get out of the way in
         pockets (class notes)."""
         total = 0
-        for j, pocket, gj in self.sent:
-            here = self.at(config[j])
-            if here is None or here[0] != pocket:
-                continue
-            pj = here[1]
-            for i, other, gi in self.sent:
-                if other != pocket or gi <= gj:
-                    continue
-                there = self.at(config[i])
-                if (there[1] if there is not None and there[0] == pocket else 0) < pj:
-                    total += 2 * min(pj, gj) + 2
-                    break
+        for pocket, agents in self.sent.items():
+            depth = []
+            for i, _ in agents:
+                here = self.at(config[i])
+                depth.append(here[1] if here is not None and here[0] == pocket else 0)
+            out = 0  # the deepest that must leave: every one in the pocket up to there must
+            for (_, gj), pj in zip(agents, depth, strict=True):
+                if pj > out and any(gi > gj and pi < pj for (_, gi), pi in zip(agents, depth, strict=True)):
+                    out = pj
+            for (_, gk), pk in zip(agents, depth, strict=True):
+                if 0 < pk <= out:
+                    total += 2 * min(pk, gk) + 2
         return total
 
     def at(self, v: int) -> tuple[int, int] | None:
