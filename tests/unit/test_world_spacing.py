@@ -53,12 +53,14 @@ def unstoppable_over_all(u, j, way, ahead, clear):
     return int(hit[0]) if len(hit) else None
 
 
-def crossing_over_all(u, j, way, ahead, times, clear):
-    """The crossing check, every point of u's way against every point of j's, in numpy: the
-    first of u's points within ``clear`` of one of j's that the two get to within WINDOW s of
-    each other, if j gets to the first place they share first (ties: the lower id); None else
-    (and when j is behind u in its lane, less than ``clear`` to its side, going its way, unless
-    j brakes weakly)."""
+def crossing_over_all(u, j, way, longer, ahead, times, clear):
+    """The crossing check, every point of u's way against every point of j's (both out to
+    ``far_of``), in numpy: the first of u's points within ``clear`` of one of j's that the two
+    get to within WINDOW s of each other, if j gets to the first place they share first (ties:
+    the lower id); then the first such point against j's way read a stopping distance of u's
+    further (``longer``), if that comes sooner. None if j does not go first (and when j is
+    behind u in its lane, less than ``clear`` to its side, going its way, unless j brakes
+    weakly)."""
     forward, rel = np.array([math.cos(u.heading), math.sin(u.heading)]), np.array([j.x - u.x, j.y - u.y])
     along, across = float(forward @ rel), float(forward[0] * rel[1] - forward[1] * rel[0])
     if along < 0.0 and abs(across) < clear and math.cos(u.heading - j.heading) > 0.0 and not weak_over_all(j):
@@ -72,7 +74,12 @@ def crossing_over_all(u, j, way, ahead, times, clear):
         return None
     k = int(np.flatnonzero(meet.any(axis=1))[0])
     tj = float(jtimes[meet.any(axis=0)].min())
-    return k if (tj, j.spec.id) < (float(times[k]), u.spec.id) else None
+    if not (tj, j.spec.id) < (float(times[k]), u.spec.id):
+        return None
+    _, lxy, ltimes = longer
+    d = np.hypot(ahead[:, 0][:, None] - lxy[:, 0], ahead[:, 1][:, None] - lxy[:, 1])
+    meet = (d < clear) & (np.abs(times[:, None] - ltimes[None, :]) < spacing.WINDOW)
+    return min(k, int(np.flatnonzero(meet.any(axis=1))[0]))
 
 
 def room_over_all(u, units, near, dt, standoff):
@@ -90,14 +97,20 @@ def room_over_all(u, units, near, dt, standoff):
     if len(ahead) == 0 or not others:
         return math.inf, None
     best, who = standing_over_all(u, others, near, dt, dist, xy, i0, i1, i2, standoff)
-    times = (dist[i0:i1 + 1] - m.s) / max(m.v, spacing.VMIN)
+    far = xy[i0:i2 + 1]
+    times = (dist[i0:i2 + 1] - m.s) / max(m.v, spacing.VMIN)
     for j in others:
         if j.mover is None or abs(j.speed) < spacing.VMIN:
             continue
         way, clear = spacing.ahead_of(j, dt), u.spec.width / 2.0 + j.spec.width / 2.0 + spacing.MARGIN
         at = unstoppable_over_all(u, j, way, ahead, clear)
         if at is None:
-            at = crossing_over_all(u, j, way, ahead, times, clear)
+            jdist, jxy = j.mover.points(spacing.SPACING)
+            jv = max(j.mover.v, spacing.VMIN)
+            j0 = int((jdist <= j.mover.s).sum())  # as ahead_of: out to the first point past the end
+            on = slice(j0, int((jdist <= j.mover.s + spacing.far_of(j, dt) + m.stopping_distance()).sum()) + 1)
+            longer = jdist[on], jxy[on], (jdist[on] - j.mover.s) / jv
+            at = crossing_over_all(u, j, spacing.ahead_of(j, dt, far=True), longer, far, times, clear)
         if at is not None:
             gap = max(0.0, float(dist[i0 + at]) - m.s - spacing.SPACING)
             if gap < best:
@@ -188,22 +201,19 @@ def test_room_during_a_tick_skips_nobody_however_far_fast_units_reach(seed, monk
     assert fastest > 5.0 and seen["far"] > 0  # the cars got going, and held units from afar
 
 
-@pytest.mark.no_pyodide  # (a known fault, held where it was found: CPython)
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="known fault, not yet mended: a unit driving to a refuge runs into one coming the "
-                   "other way to the refuge's mouth (docs/design-notes.md)")
-def test_a_unit_driving_to_a_refuge_keeps_clear_of_one_coming_to_its_mouth():
+@pytest.mark.parametrize("method", ["pinter", "claimed", "cooperative"])
+def test_a_unit_driving_to_a_refuge_keeps_clear_of_one_coming_to_its_mouth(method):
     """Two and two fast units (3 tiles/s, braking 2 tiles/s^2: over 2 tiles to stop) head-on in a
-    corridor one tile wide with one bay, under ``pinter`` (an outside search's scenario,
-    generator seed 110375). One of the right pair drives to the bay to let the other by; one of
-    the left pair, coming the other way, stops on the bay's mouth, and the one driving to the
-    bay runs into it: 0.52 tile deep at 5.25 s. Strict: when it is mended this fails, and the
-    mark comes off."""
+    corridor one tile wide with one bay (an outside search's scenario, generator seed 110375).
+    Under ``pinter`` one of the right pair drives to the bay to let the other by while one of the
+    left pair comes the other way to the bay's mouth: the crossing check read each way out to
+    its reach alone, and the two ran into each other 0.52 tile deep. Everyone arrives, and no
+    two bodies overlap."""
     from worldcheck import deepest_overlap
 
     pair = {"width": 0.6, "radius": 0.3, "speed": 3.0, "acceleration": 1.0}
     doc = {"map": ["#" * 19, "#" * 19, "#" + "." * 17 + "#", "##########.########", "#" * 19],
-           "seed": 110375, "duration": 240, "avoidance": "pinter", "units": [
+           "seed": 110375, "duration": 240, "avoidance": method, "units": [
                {"id": "u0", **pair, "start": [1.5, 2.5, 0.0], "goal": [17.5, 2.5]},
                {"id": "u1", **pair, "start": [17.5, 2.5, math.pi / 2], "goal": [1.5, 2.5]},
                {"id": "u2", **pair, "start": [2.5, 2.5, 0.0], "goal": [16.5, 2.5]},
@@ -211,3 +221,4 @@ def test_a_unit_driving_to_a_refuge_keeps_clear_of_one_coming_to_its_mouth():
     sc = read_scenario(doc)
     sc.world.run(sc.duration)
     assert deepest_overlap([u.samples for u in sc.world.units], [0.6] * 4) <= 0.05
+    assert all(u.arrived is not None for u in sc.world.units)

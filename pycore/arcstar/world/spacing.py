@@ -11,11 +11,11 @@ further away (room for one of the two to step aside), unless this one is giving 
 Units move one after another in a tick, so each sees the others where they already moved to.
 
 Bodies that are not in the way now but will be are met too: where the path ahead crosses the
-path another moving unit (at ``VMIN`` or faster) will take before it could stop, at about the
-same time (``_crossing``), the unit that would get there later brakes for the place; the other
-goes first. And no unit drives into the stretch a unit that brakes weakly (``weak``) will drive
-before it could stop (``_unstoppable``), whenever either would get there: it gets the right of
-way it needs.
+path another moving unit (at ``VMIN`` or faster) will take, at about the same time
+(``_crossing``; each way read a stopping distance beyond its reach, ``far_of``), the unit that
+would get there later brakes for the place; the other goes first. And no unit drives into the
+stretch a unit that brakes weakly (``weak``) will drive before it could stop (``_unstoppable``),
+whenever either would get there: it gets the right of way it needs.
 
 This is the part of Lester's "waiting when the other unit will clear" that keeps bodies apart;
 the avoidance methods decide what to do when a unit stays held (``Neighbours`` and ``room``
@@ -88,12 +88,13 @@ class Neighbours:
                 if y0 <= e[0] <= y1]
 
     def way_box(self, j: UnitState, dt: float) -> Box | None:
-        """The bounding box of j's way ahead (``ahead_of``; None: no way)."""
+        """The bounding box of j's way as the crossing check reads it (``ahead_of`` with
+        ``far``; None: no way)."""
         kept = self._ways.get(j.spec.id)
         if kept is not None and kept.mover is j.mover and kept.s == kept.mover.s:
-            return kept.box  # ``_ahead``'s hit, inlined: units near each other ask for each other's box
+            return kept.far_box  # ``_ahead``'s hit, inlined: units near each other ask for each other's box
         kept = self._ahead(j, dt)
-        return None if kept is None else kept.box
+        return None if kept is None else kept.far_box
 
     def on_way(self, j: UnitState, dt: float, x: float, y: float, clear: float) -> bool:
         """Whether j's way ahead (``ahead_of``) runs within ``clear`` of the point (x, y)."""
@@ -115,15 +116,15 @@ class Neighbours:
         kept = self._ways.get(j.spec.id)
         if kept is not None and kept.mover is m and kept.s == m.s:
             return kept if kept.span is not None else None
-        span = _span(j, dt)
-        kept = self._ways[j.spec.id] = _Ahead(m, m.s, m.v, span, None if span is None else m.box(*span))
+        span, far = _span(j, dt), _span(j, dt, far=True)
+        kept = self._ways[j.spec.id] = _Ahead(m, m.s, m.v, span, far, None if far is None else m.box(*far))
         return kept if span is not None else None
 
 
 def reach_pad(units: Iterable[UnitState], dt: float) -> float:
     """How far beyond a unit's own reach and half width another unit's centre may lie, where
     ``Neighbours`` bucketed it, and still matter to ``room`` this tick (tiles): its half width and
-    the margin, and its standoff or its own way ahead (``_crossing``) at its top speed; plus how
+    the margin, and its standoff or its way as ``_crossing`` reads it at its top speed; plus how
     far it may move from there before it is asked about (a tick at its top speed, and its path's
     joints). The same while the units are (``World`` keeps it)."""
     widest = fastest = farthest = 0.0
@@ -131,19 +132,21 @@ def reach_pad(units: Iterable[UnitState], dt: float) -> float:
         spec = u.spec
         v = spec.speed
         widest, fastest = max(widest, spec.width), max(fastest, v)
-        # reach_of at top speed: the farthest its way ahead can reach this tick
-        farthest = max(farthest, v * v / (2.0 * spec.brake_rate) + (v + spec.accel_rate * dt) * dt + 1.0)
+        # far_of at top speed: the farthest its way can reach this tick
+        farthest = max(farthest, v * v / spec.brake_rate + (v + spec.accel_rate * dt) * dt + 1.0)
     return SPACING + widest / 2.0 + MARGIN + max(STANDOFF, farthest + SPACING) + fastest * dt + JOINT_SLACK
 
 
 class _Ahead:
     """A unit's way ahead as ``Neighbours`` keeps it: its mover, distance along and speed when
-    made, the span of its ``points()`` it covers (None: no way) and their bounding box."""
+    made, the span of its ``points()`` it covers out to its reach and out to ``far_of`` (None:
+    no way), and the bounding box of the far span."""
 
-    __slots__ = ("mover", "s", "v", "span", "box")
+    __slots__ = ("mover", "s", "v", "span", "far", "far_box")
 
-    def __init__(self, mover: Mover, s: float, v: float, span: tuple[int, int] | None, box: Box | None) -> None:
-        self.mover, self.s, self.v, self.span, self.box = mover, s, v, span, box
+    def __init__(self, mover: Mover, s: float, v: float, span: tuple[int, int] | None,
+                 far: tuple[int, int] | None, far_box: Box | None) -> None:
+        self.mover, self.s, self.v, self.span, self.far, self.far_box = mover, s, v, span, far, far_box
 
 
 def approaching(j: UnitState, x: float, y: float) -> bool:
@@ -169,11 +172,11 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     # it is looked for a stopping distance further: the half is then still enough to stop in.
     far = reach + stop
     half = u.spec.width / 2.0
-    # Only units that could touch the way ahead this tick: within reach of a body where they stand,
-    # or, moving, within reach of their own way ahead (``_crossing``).
+    # Only units that could touch the way this tick: within reach of a body where they stand, or,
+    # moving, within reach of their own way as ``_crossing`` reads it (``far_of``).
     x, y = u.x, u.y
     fixed = far + SPACING + half  # + j's half width + MARGIN: where the bodies touch
-    # (unit, how far its way ahead reaches when it moves at VMIN or faster (else -1), half width)
+    # (unit, how far its way reaches (far_of) when it moves at VMIN or faster (else -1), half width)
     others: list[tuple[UnitState, float, float]] = []
     for _, j, jhalf in near.around(x, y, far + half + near.pad):
         if j is u:
@@ -183,8 +186,8 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
         touch = fixed + jhalf + MARGIN
         jm = j.mover
         if jm is not None and not -VMIN < j.speed < VMIN:  # abs(j.speed) >= VMIN, without the call
-            jv = jm.v  # reach_of(j, dt), inlined: this loop runs for every unit near every unit
-            jreach = jv * jv / (2.0 * jm.brake_rate) + (jv + jm.accel_rate * dt) * dt + 1.0
+            jv = jm.v  # far_of(j, dt), inlined: this loop runs for every unit near every unit
+            jreach = jv * jv / jm.brake_rate + (jv + jm.accel_rate * dt) * dt + 1.0
             lim = touch + (STANDOFF if STANDOFF > jreach + SPACING else jreach + SPACING)
             if dd < lim * lim:
                 others.append((j, jreach, jhalf))
@@ -232,7 +235,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
             clear = half + j.spec.width / 2.0 + MARGIN
             at = _unstoppable(u, j, near, dt, i0, i1, clear)
             if at is None:
-                at = _crossing(u, j, near, dt, i0, i1, clear)
+                at = _crossing(u, j, near, dt, i0, i2, clear)
             if at is not None:
                 gap = max(0.0, ds[at] - m.s - SPACING)
                 if gap < best:
@@ -331,20 +334,31 @@ def reach_of(j: UnitState, dt: float) -> float:
     return jm.stopping_distance() + (jm.v + jm.accel_rate * dt) * dt + 1.0
 
 
-def ahead_of(j: UnitState, dt: float) -> Way | None:
-    """Unit j's path from where it is out to ``reach_of``: distances along it, points (k, 2),
-    and the times (s) it gets to them at its speed (``VMIN`` at least)."""
-    span = _span(j, dt)
+def far_of(j: UnitState, dt: float) -> float:
+    """How far along its path the crossing check reads unit j's way (tiles): ``reach_of`` and a
+    stopping distance more. Two ways that run at each other meet first where they end, and that
+    place moves towards each unit as the other drives on: read out to its reach alone, a unit
+    second to a place learnt of it too late to stop short of where the other would really pass
+    (a unit that turned into a bay one was driving to)."""
+    jm = j.mover
+    return 0.0 if jm is None else reach_of(j, dt) + jm.stopping_distance()
+
+
+def ahead_of(j: UnitState, dt: float, far: bool = False) -> Way | None:
+    """Unit j's path from where it is out to ``reach_of`` (``far``: out to ``far_of``):
+    distances along it, points (k, 2), and the times (s) it gets to them at its speed (``VMIN``
+    at least)."""
+    span = _span(j, dt, far)
     return None if span is None or j.mover is None else _way_over(j.mover, span)
 
 
-def _span(j: UnitState, dt: float) -> tuple[int, int] | None:
-    """The indices into j's ``points()`` of the first and last point of ``ahead_of(j, dt)``
-    (None: no way)."""
+def _span(j: UnitState, dt: float, far: bool = False) -> tuple[int, int] | None:
+    """The indices into j's ``points()`` of the first and last point of ``ahead_of(j, dt,
+    far)`` (None: no way)."""
     jm = j.mover
     if jm is None:
         return None
-    reach = reach_of(j, dt)
+    reach = far_of(j, dt) if far else reach_of(j, dt)
     ds = jm.dists()
     j0 = bisect_right(ds, jm.s)  # jm.after(jm.s), inlined: every moving unit near another, every tick
     j1 = bisect_right(ds, jm.s + reach, j0)
@@ -419,18 +433,31 @@ def _crossing(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, 
     kept = near._ahead(j, dt)
     if kept is None:
         return None
-    assert kept.span is not None and kept.box is not None and u.mover is not None
+    assert kept.far is not None and kept.far_box is not None and u.mover is not None
     m, jm = u.mover, kept.mover
     ours = (*m.xy_lists(), m.dists(), i0, i1, m.s, max(m.v, VMIN))
-    theirs = (*jm.xy_lists(), jm.dists(), kept.span[0], kept.span[1], kept.s, max(kept.v, VMIN))
-    k, at = _first_meeting(ours, theirs, kept.box, clear)
+    theirs = (*jm.xy_lists(), jm.dists(), kept.far[0], kept.far[1], kept.s, max(kept.v, VMIN))
+    k, at = _first_meeting(ours, theirs, kept.far_box, clear)
     if k < 0:
         return None  # the ways never meet in time (most calls)
     first, _ = _first_meeting(theirs, ours, m.box(i0, i1), clear)  # where j first gets to a place we share
     if 0 <= first < at:
         at = first  # (else k's meeting is j's first: the two scans' windows may part by a rounding)
     tj, tk = (theirs[2][at] - kept.s) / theirs[6], (ours[2][k] - m.s) / ours[6]
-    return k if (tj, j.spec.id) < (tk, u.spec.id) else None
+    if (tj, j.spec.id) > (tk, u.spec.id):
+        return None
+    # j goes first. Its way read a stopping distance of ours further, so that where we stop does
+    # not move towards us faster than we can brake as j drives on (the two scans above read the
+    # same ways from either unit, so both agree who goes first).
+    jds, jv = jm.dists(), kept.v
+    end = bisect_right(jds, kept.s + jv * jv / jm.brake_rate + (jv + jm.accel_rate * dt) * dt + 1.0
+                       + m.stopping_distance(), kept.far[1])
+    if end > kept.far[1]:
+        longer = (*theirs[:4], end, *theirs[5:])
+        sooner, _ = _first_meeting(ours, longer, jm.box(kept.far[0], min(end, len(jds) - 1)), clear)
+        if 0 <= sooner < k:
+            k = sooner
+    return k
 
 
 #: A way as ``_first_meeting`` reads it: the x, y and distance of its path's points, the first
