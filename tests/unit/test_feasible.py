@@ -74,7 +74,7 @@ def test_the_plan_has_the_fewest_moves_and_none_is_found_where_none_exists(seed,
         rng.sample(range(len(tiles)), count)
     free = [0] if loose and count > 1 else []
     best = fewest_moves(adjacent, starts, goals, free)
-    found = run_to_end(reachable_steps(starts, goals, adjacent.__getitem__, 10**7, free))
+    found = run_to_end(reachable_steps(starts, goals, adjacent, 10**7, free))
     assert found.answer is (best is not None), rows
     if best is None:
         return
@@ -105,7 +105,7 @@ def test_the_estimate_never_exceeds_the_fewest_moves(seed, count):
     for _ in range(5):
         config = rng.sample(pocket if rng.random() < 0.5 and len(pocket) >= count else range(len(tiles)), count)
         best = fewest_moves(adjacent, config, goals)
-        bound = moves_at_least(config, goals, adjacent.__getitem__)
+        bound = moves_at_least(config, goals, adjacent)
         assert (bound is None) == (best is None and bound is None) or best is None, (rows, config, goals)
         if best is not None:
             assert bound is not None and bound <= best, (rows, config, goals, bound, best)
@@ -135,7 +135,7 @@ def test_units_in_a_pocket_in_the_wrong_order_are_planned_out_and_in_again_withi
     fewest moves within the world's budget."""
     _, adjacent, node = grid(POCKET)
     starts, ends = [node[t] for t in inside], [node[t] for t in goals]
-    found = run_to_end(reachable_steps(starts, ends, adjacent.__getitem__, coordinated.PROOF_WORK))
+    found = run_to_end(reachable_steps(starts, ends, adjacent, coordinated.PROOF_WORK))
     assert found.answer is True
     config = list(starts)
     for agent, frm, to in found.moves:
@@ -148,5 +148,5 @@ def test_units_in_a_pocket_in_the_wrong_order_are_planned_out_and_in_again_withi
 
 def test_a_goal_its_agent_cannot_reach_is_no_plan_at_once():
     _, adjacent, node = grid(["#####", "#.#.#", "#####"])
-    found = run_to_end(reachable_steps([node[(1, 1)]], [node[(3, 1)]], adjacent.__getitem__, 10))
+    found = run_to_end(reachable_steps([node[(1, 1)]], [node[(3, 1)]], adjacent, 10))
     assert found.answer is False

@@ -190,7 +190,7 @@ def test_the_search_of_every_arrangement_finds_plans_proves_none_and_stops_at_it
     from arcstar.search.sliced import run_to_end
 
     def line(n: int):
-        return lambda v: [u for u in (v - 1, v + 1) if 0 <= u < n]
+        return [[u for u in (v - 1, v + 1) if 0 <= u < n] for v in range(n)]
     swap = run_to_end(reachable_steps([0, 5], [5, 0], line(6), 10_000))
     assert swap.answer is False
     loose = run_to_end(reachable_steps([0, 5], [5, 0], line(6), 10_000, free=[1]))  # the second may end anywhere

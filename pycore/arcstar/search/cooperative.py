@@ -625,7 +625,7 @@ class CooperativePlanner:
         answer and moves, the planner left as it was."""
         _whole(max_work, "max_work")
         self._ready()
-        search = reachable_steps(self._starts, self.goals, self._adjacent.__getitem__, int(max_work), free,
+        search = reachable_steps(self._starts, self.goals, self._adjacent, int(max_work), free,
                                  self._distance)  # (swept on as the search reads them: counted as work)
         swept = sum(d.work for d in self._distance)
         while True:

@@ -24,11 +24,11 @@ part. Six so are still beyond the world's budget.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from .goal_distance import GoalDistances
 from .sliced import Sliced
 
 #: Successors looked at between two yields (``reachable_steps``'s unit of work).
@@ -53,15 +53,16 @@ class Reach:
     moves: list[tuple[int, int, int]] = field(default_factory=list)
 
 
-def reachable_steps(starts: Sequence[int], goals: Sequence[int], neighbours: Callable[[int], Sequence[int]],
+def reachable_steps(starts: Sequence[int], goals: Sequence[int], adjacent: Sequence[Sequence[int]],
                     max_work: int, free: Sequence[int] = (),
                     distances: Sequence[Distances] | None = None) -> Sliced[Reach]:
     """Whether the agents can get from ``starts`` to ``goals`` (distinct nodes each, in agent
-    order), moving one at a time into free neighbouring nodes, and the fewest such moves that
+    order; ``adjacent[v]``: the nodes next to node v, both ways), moving one at a time into free
+    neighbouring nodes, and the fewest such moves that
     do (``Reach``), within ``max_work`` successors looked at; the agents ``free`` (indices) may
     end anywhere (their goals are not asked for). ``distances[i][v]``: moves from node v to
     agent i's goal on the graph alone (-1: none; given by a caller that has them, else swept
-    here). A slice at a time (``sliced``): yields the successors looked at since it last
+    here by ``GoalDistances``). A slice at a time (``sliced``): yields the successors looked at since it last
     yielded."""
     start = tuple(starts)
     loose = set(free)
@@ -72,7 +73,7 @@ def reachable_steps(starts: Sequence[int], goals: Sequence[int], neighbours: Cal
         return tuple(c[i] for i in held) == want
     if done(start):
         return Reach(True)
-    dist, pockets = _bounds(goals, neighbours, loose, distances)
+    dist, pockets = _bounds(goals, adjacent, loose, distances)
     if any(d is not None and d[v] < 0 for d, v in zip(dist, start, strict=True)):
         return Reach(False)  # a goal its agent cannot reach, whatever the others do
     x0 = pockets.extra(start)
@@ -101,7 +102,7 @@ def reachable_steps(starts: Sequence[int], goals: Sequence[int], neighbours: Cal
         for i, node in enumerate(config):
             d = dist[i]
             here = 0 if d is None else d[node]
-            for nxt in neighbours(node):
+            for nxt in adjacent[node]:
                 if nxt in taken:
                     continue
                 work += 1
@@ -145,8 +146,8 @@ class _Pockets:
     Without this, units sent into an alcove in the wrong order (each must back out and come in
     again) took the search millions of configurations."""
 
-    def __init__(self, neighbours: Callable[[int], Sequence[int]], goals: dict[int, int]) -> None:
-        self._neighbours = neighbours
+    def __init__(self, adjacent: Sequence[Sequence[int]], goals: dict[int, int]) -> None:
+        self._adjacent = adjacent
         self._at: dict[int, tuple[int, int] | None] = {}  # node -> (its pocket's dead end, depth), None: none
         #: per pocket some goal lies in, its agents: (agent, the goal's depth)
         self.sent: dict[int, list[tuple[int, int]]] = {}
@@ -183,7 +184,7 @@ class _Pockets:
         """The pocket ``v`` lies in (its dead end) and its depth there; None if it lies in none."""
         if v in self._at:
             return self._at[v]
-        ends = list(self._neighbours(v))
+        ends = list(self._adjacent[v])
         self._at[v] = None
         if len(ends) == 2:
             a, a_end = self._walk(v, ends[0])
@@ -207,7 +208,7 @@ class _Pockets:
         return self._at[v]
 
     def _deg(self, v: int) -> int:
-        return len(self._neighbours(v))
+        return len(self._adjacent[v])
 
     def _walk(self, v: int, first: int) -> tuple[list[int], int]:
         """From ``v`` through ``first`` on along nodes with two neighbours: those, and the node it
@@ -215,43 +216,22 @@ class _Pockets:
         out, prev, cur = [], v, first
         while cur != v and self._deg(cur) == 2:
             out.append(cur)
-            a, b = self._neighbours(cur)
+            a, b = self._adjacent[cur]
             prev, cur = cur, (b if a == prev else a)
         return out, cur
 
 
-class _Far(dict[int, int]):
-    """Distances by node; -1 for a node not in it (its goal cannot be reached from there)."""
-
-    def __missing__(self, node: int) -> int:
-        return -1
-
-
-def goal_distances(neighbours: Callable[[int], Sequence[int]], goal: int) -> dict[int, int]:
-    """Moves from every node that reaches ``goal`` to it (a breadth-first sweep from the goal;
-    the graph's moves go both ways); indexed by a node that does not, -1."""
-    out = _Far({goal: 0})
-    queue = deque([goal])
-    while queue:
-        v = queue.popleft()
-        for n in neighbours(v):
-            if n not in out:
-                out[n] = out[v] + 1
-                queue.append(n)
-    return out
-
-
-def moves_at_least(config: Sequence[int], goals: Sequence[int], neighbours: Callable[[int], Sequence[int]],
+def moves_at_least(config: Sequence[int], goals: Sequence[int], adjacent: Sequence[Sequence[int]],
                    free: Sequence[int] = (), distances: Sequence[Distances] | None = None) -> int | None:
     """The estimate ``reachable_steps`` searches by: a number of moves (one agent at a time)
     that no way from ``config`` to ``goals`` (the agents ``free`` ending anywhere) takes fewer
     of; None if some agent cannot reach its goal at all."""
-    dist, pockets = _bounds(goals, neighbours, set(free), distances)
+    dist, pockets = _bounds(goals, adjacent, set(free), distances)
     far = [d[v] for d, v in zip(dist, config, strict=True) if d is not None]
     return None if any(f < 0 for f in far) else sum(far) + pockets.extra(tuple(config))
 
 
-def _bounds(goals: Sequence[int], neighbours: Callable[[int], Sequence[int]], loose: set[int],
+def _bounds(goals: Sequence[int], adjacent: Sequence[Sequence[int]], loose: set[int],
             distances: Sequence[Distances] | None) -> tuple[list[Distances | None], _Pockets]:
     """Per agent, moves from a node to its goal (None: a free agent, counted nought; -1: the
     goal cannot be reached from there), and the pockets the held agents' goals lie in."""
@@ -262,8 +242,8 @@ def _bounds(goals: Sequence[int], neighbours: Callable[[int], Sequence[int]], lo
         elif distances is not None:
             dist.append(distances[i])
         else:
-            dist.append(goal_distances(neighbours, goal))
-    return dist, _Pockets(neighbours, {i: goals[i] for i in range(len(goals)) if i not in loose})
+            dist.append(GoalDistances(adjacent, goal))
+    return dist, _Pockets(adjacent, {i: goals[i] for i in range(len(goals)) if i not in loose})
 
 
 def _moves(came: dict[Config, tuple[Config, int, int, int] | None], end: Config) -> list[tuple[int, int, int]]:
