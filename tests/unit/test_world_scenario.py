@@ -229,6 +229,29 @@ def test_a_unit_whose_turning_method_finds_no_way_pivots_and_goes(method):
     assert w.arrival(u) is not None, u.status
 
 
+@pytest.mark.parametrize("avoidance", ["claimed", "pinter", "cooperative"])
+def test_a_unit_with_no_legal_curve_pivots_even_when_others_stand_on_its_way_at_first(avoidance):
+    """A tank planned with "ignore" (curves that do not look at walls) in a junction two tiles
+    wide, whose goal a unit stands on at the start. Under ``claimed`` its first plan, on the map
+    with the other unit's tile walled, found no way; the plan on the map alone gave a curve
+    through a wall, and the fallback to pivoting was tried on the walled map again: the tank stood
+    with "no route" for good (an outside search's scenario). Both arrive, within their limits."""
+    rows = ["#" * 13] + ["######..#####"] * 5 + ["#...........#"] * 2 + ["######..#####"] * 4 + ["#" * 13]
+    doc = {"map": rows, "seed": 130070, "duration": 150, "avoidance": avoidance, "units": [
+        {"id": "u0", "kind": "tank", "start": [6.5, 1.5, -1.2277654650484036], "method": "ignore",
+         "can_reverse": True, "goal": [6.5, 11.5]},
+        {"id": "u1", "width": 0.7, "radius": 0.3, "speed": 1.0, "start": [6.5, 11.5, 0.93],
+         "method": "directional8", "goal": [6.5, 1.5]}]}
+    sc = read_scenario(doc)
+    w = sc.world
+    w.run(sc.duration)
+    blocked = np.array([[c == "#" for c in r] for r in rows])
+    for u in w.units:
+        assert u.arrived is not None, (u.spec.id, u.status)
+        check_trajectory(u.samples, w.dt, u.spec.speed, u.spec.accel_rate, u.spec.brake_rate, blocked,
+                         u.spec.width, radius=u.spec.radius)
+
+
 
 @pytest.mark.parametrize("method", ["directional48", "directional8", "hybrid", "recalculate", "tighter", "backup",
                                     "astar", "dijkstra"])

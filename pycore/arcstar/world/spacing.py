@@ -59,6 +59,39 @@ Way = tuple[np.ndarray, np.ndarray, np.ndarray]
 Box = tuple[float, float, float, float]
 
 
+class Turns:
+    """Who goes first where two units' ways meet (``_crossing``), kept from tick to tick while
+    the ways go on meeting. The turn is judged each tick by who gets there sooner, but a new
+    judgement that would make second a unit that can no longer stop short of the place leaves
+    the turn as it was: judged afresh alone, the order flipped as the unit second braked or the
+    first slowed for a bend, and a unit told to go second too late ran into the other (0.12
+    tile deep, an outside search's scenario). Pairs by their ids; a turn not confirmed in the
+    last tick is forgotten."""
+
+    def __init__(self) -> None:
+        self.tick = 0
+        self._first: dict[tuple[str, str], tuple[str, int]] = {}
+
+    def next_tick(self) -> None:
+        """A new tick: turns confirmed before the last one are forgotten."""
+        self.tick += 1
+        if self._first:
+            self._first = {k: v for k, v in self._first.items() if v[1] >= self.tick - 1}
+
+    def first(self, a: str, b: str) -> str | None:
+        """The id of the one of units ``a`` and ``b`` that goes first (None: not settled)."""
+        kept = self._first.get((a, b) if a < b else (b, a))
+        return kept[0] if kept is not None and kept[1] >= self.tick - 1 else None
+
+    def settled(self) -> dict[tuple[str, str], str]:
+        """Every turn settled now: the pair's ids in order, and the id of the one going first."""
+        return {k: v[0] for k, v in self._first.items() if v[1] >= self.tick - 1}
+
+    def keep(self, a: str, b: str, first: str) -> None:
+        """Settle (or confirm) that ``first`` goes first of ``a`` and ``b`` this tick."""
+        self._first[(a, b) if a < b else (b, a)] = (first, self.tick)
+
+
 class Neighbours:
     """The units bucketed by ``CELL``-tile squares where they stand when the tick starts, for
     finding those near a point.
@@ -67,7 +100,7 @@ class Neighbours:
     of a block of columns are one slice, found by bisection: cheaper than a lookup per cell,
     and in the same order as a walk over the cells."""
 
-    def __init__(self, units: Iterable[UnitState], pad: float) -> None:
+    def __init__(self, units: Iterable[UnitState], pad: float, turns: Turns | None = None) -> None:
         # cells as floats (x // CELL): the same order and bounds as whole numbers, without the calls
         placed = sorted((u.x // CELL, u.y // CELL, k, u) for k, u in enumerate(units))  # k: never ties
         self._cx = [e[0] for e in placed]
@@ -75,6 +108,8 @@ class Neighbours:
         self._entries = [(e[1], e[3], e[3].spec.width / 2.0) for e in placed]
         #: ``reach_pad`` for these units
         self.pad = pad
+        #: who goes first at the crossings (the world's, kept from tick to tick)
+        self.turns = Turns() if turns is None else turns
         self._ways: dict[str, _Ahead] = {}
 
     def around(self, x: float, y: float, r: float) -> list[tuple[float, UnitState, float]]:
@@ -426,7 +461,8 @@ def _crossing(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, 
               clear: float) -> int | None:
     """Where ``u`` must stop for the moving unit ``j``: both bodies (``clear`` apart at the
     least) would be at one place within ``WINDOW`` seconds of each other, each at its speed
-    (``VMIN`` at least), and ``j`` gets there first (ties: the lower id goes first). The index
+    (``VMIN`` at least), and ``j`` gets there first (ties: the lower id goes first), unless that
+    makes second a unit that can no longer stop short of the place (``Turns``). The index
     into ``points()`` of the first such point of ``u``'s way (its points ``i0``..``i1``), or None.
     ``room`` leaves out a unit behind ``u`` going its way (it minds ``u``) unless it brakes
     weakly."""
@@ -443,13 +479,29 @@ def _crossing(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, 
     first, _ = _first_meeting(theirs, ours, m.box(i0, i1), clear)  # where j first gets to a place we share
     if 0 <= first < at:
         at = first  # (else k's meeting is j's first: the two scans' windows may part by a rounding)
-    tj, tk = (theirs[2][at] - kept.s) / theirs[6], (ours[2][k] - m.s) / ours[6]
-    if (tj, j.spec.id) > (tk, u.spec.id):
+    uid, jid = u.spec.id, j.spec.id
+    dj, dk = theirs[2][at] - kept.s, ours[2][k] - m.s
+    goes = jid if (dj / theirs[6], jid) < (dk / ours[6], uid) else uid  # the one there sooner
+    # ... unless that makes second a unit that can no longer stop short of the place: then the
+    # turn settled before stands (or, met first, the other goes second if it can stop)
+    jv = kept.v
+    stops = (dk - SPACING >= m.stopping_distance()) if goes == jid else \
+        (dj - SPACING >= jv * jv / (2.0 * jm.brake_rate))
+    if not stops:
+        was = near.turns.first(uid, jid)
+        if was is not None:
+            goes = was
+        elif goes == jid and dj - SPACING >= jv * jv / (2.0 * jm.brake_rate):
+            goes = uid
+        elif goes == uid and dk - SPACING >= m.stopping_distance():
+            goes = jid
+    near.turns.keep(uid, jid, goes)
+    if goes != jid:
         return None
     # j goes first. Its way read a stopping distance of ours further, so that where we stop does
     # not move towards us faster than we can brake as j drives on (the two scans above read the
     # same ways from either unit, so both agree who goes first).
-    jds, jv = jm.dists(), kept.v
+    jds = jm.dists()
     end = bisect_right(jds, kept.s + jv * jv / jm.brake_rate + (jv + jm.accel_rate * dt) * dt + 1.0
                        + m.stopping_distance(), kept.far[1])
     if end > kept.far[1]:

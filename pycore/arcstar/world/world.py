@@ -32,7 +32,7 @@ from .methods import make_avoider
 from .motion import Mover
 from .orders import Order, OrderKind, Point, Route, plan_route_steps, tile_of
 from .routing import RouteQueue, check_work
-from .spacing import MARGIN, Neighbours, reach_pad
+from .spacing import MARGIN, Neighbours, Turns, reach_pad
 from .spacing import room as spacing_room
 from .state import UnitState, UnitStatus
 from .units import PLAIN_METHODS, Avoidance, Kind, UnitSpec
@@ -88,6 +88,7 @@ class World:
         self.avoider: Avoider = make_avoider(avoidance)
         self.fog: Fog | None = Fog(tilemap) if fog else None
         self._pad: float | None = None  # spacing.reach_pad for the units (None: to be worked out)
+        self.turns = Turns()  # who goes first at crossings, kept from tick to tick
 
     @property
     def time(self) -> float:
@@ -183,7 +184,8 @@ class World:
         if self.avoidance is not Avoidance.NONE:
             if self._pad is None:
                 self._pad = reach_pad(self.units, self.dt)
-            near = Neighbours(self.units, self._pad)
+            self.turns.next_tick()
+            near = Neighbours(self.units, self._pad, self.turns)
         for u in self.units:
             if u.timed or u.mover is None:  # else _orders has nothing to do (most units, most ticks)
                 self._orders(u, now)
@@ -325,10 +327,12 @@ class World:
         spec = u.spec if u.detour is None and not tiles else replace(u.spec, method="astar")  # (a step aside: pivots)
         route = yield from plan_route_steps(base, spec, pose, goals, to_nearest=nearest)
         if route.path is None and route.message and (base is not known or walls) and fallback:
-            route = yield from plan_route_steps(known, spec, pose, goals, to_nearest=nearest)  # others hem it in
+            base = known  # others hem it in
+            route = yield from plan_route_steps(base, spec, pose, goals, to_nearest=nearest)
         if route.path is None and route.message and spec.method not in PLAIN_METHODS:
             # its turning method found no way from where it stands (facing a dead end it cannot
-            # turn or back out of, say, where avoidance left it): it pivots and goes instead
+            # turn or back out of, say, where avoidance left it; or no legal curve at all, as
+            # "ignore" may): it pivots and goes instead, on the map its last try was on
             plain = yield from plan_route_steps(base, replace(spec, method="astar"), pose, goals, to_nearest=nearest)
             if plain.path is not None:
                 route = plain
