@@ -363,6 +363,31 @@ def door_of_sixteen() -> dict:
             "route_work": 400, "units": units}
 
 
+def test_a_unit_of_the_plan_held_by_the_unit_it_left_out_does_not_take_it_in_again_and_again():
+    """``door_of_sixteen`` under ``pinter``, the starting headings turned at random (generator
+    seed 35): two people share a tile at the door's mouth and the jam's plan leaves one out; the
+    other, in the plan, was held by its body, after ``JAM_AFTER`` handed it to the jam again, and
+    the round left it out again: ten rounds, people standing 54 s. It now brushes past the body
+    (no margin) and goes on with its plan."""
+    doc = door_of_sixteen()
+    rng = random.Random(35)
+    for unit in doc["units"]:
+        unit["start"][2] = rng.uniform(-3.14, 3.14)
+    doc["avoidance"] = "pinter"
+    sc = read_scenario(doc)
+    w = sc.world
+    rounds, planning = 0, False
+    while w.busy and w.time < sc.duration:
+        w.step()
+        g = w.avoider.group
+        if g is not None:
+            rounds += g.planning and not planning
+            planning = g.planning
+    assert all(u.arrived is not None for u in w.units)
+    assert rounds <= 4, rounds
+    assert max(longest_stuck(u.samples, u.arrived) for u in w.units) <= 20.0
+
+
 def test_a_unit_a_jams_plan_left_out_waits_for_the_plan_instead_of_joining_it_again():
     """A jam's plan leaves out a unit that shares its tile with another and has no free tile
     beside it (``starts``). Held by a unit of the plan, it was taken into the jam again after

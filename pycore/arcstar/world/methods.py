@@ -289,6 +289,12 @@ class Local(Avoider):
 
     def keeps(self, u: UnitState) -> tuple[bool, float]:
         if self.group is not None and self.member(u):
+            h = self.holds.get(u.spec.id)
+            if h is not None and h.by is not None and h.by in self.group.left_out:
+                # held by the unit its plan left out (the two shared a tile): it may brush past
+                # that body (the plan has it drive through where the other stands; handed back
+                # to the jam, the round left it out again, and again)
+                return False, 0.0
             return self.group.keeps(u)
         return self.standoff, MARGIN
 
