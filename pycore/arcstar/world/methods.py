@@ -122,7 +122,10 @@ class Local(Avoider):
 
     def __init__(self) -> None:
         super().__init__()
-        self.group: Cooperative | None = None
+        #: the jams' plans, each for its own units: a jam far from the others gets a plan of its
+        #: own (one plan for every jam on the map had all its units stand for each new jam, a
+        #: crowd of 100 under ``claimed`` growing one plan to 66 units, a tank standing 41 s)
+        self.groups: list[Cooperative] = []
         #: Jams handed back unsettled in a row (``Cooperative.handed_back``), with nobody arriving
         #: since the first (the arrivals then): past ``HAND_BACKS`` the next jam's plan has units
         #: short of their goals give up instead (the same jam formed again and again, for good).
@@ -146,9 +149,22 @@ class Local(Avoider):
         self._next = now + CHECK_EVERY
         return True
 
+    @property
+    def group(self) -> Cooperative | None:
+        """The first jam's plan (None: no jam): the one there is, where jams are few."""
+        return self.groups[0] if self.groups else None
+
+    def group_of(self, u: UnitState) -> Cooperative | None:
+        """The jam's plan ``u`` is in (None: it drives by the local rules)."""
+        uid = u.spec.id
+        for g in self.groups:
+            members = g.members
+            if members is not None and uid in members:
+                return g
+        return None
+
     def member(self, u: UnitState) -> bool:
-        g = self.group
-        return g is not None and g.members is not None and u.spec.id in g.members
+        return self.group_of(u) is not None
 
     def look(self, world: World, now: float) -> None:
         """The method's own look round, before the units move."""
@@ -163,20 +179,19 @@ class Local(Avoider):
         if now + 1e-9 >= self._watched + CHECK_EVERY:
             self._watched = now
             self.watch(world, now)
-        g = self.group
-        if g is None or g.members is None:
-            return
-        if not g.dirty and not g.planning and not any(u.busy for u in g.mine(world)):
-            g.members.clear()  # all through: local rules again (till then, those through rest in the plan)
-        if not g.members:
-            self.group = None
-            arrivals = sum(u.arrived is not None for u in world.units)
-            if not g.handed_back or arrivals > self._arrivals:
-                self.unsettled, self._arrivals = 0, arrivals
-            if g.handed_back:
-                self.unsettled += 1
-            return
-        g.before(world, now)
+        for g in list(self.groups):
+            assert g.members is not None
+            if not g.dirty and not g.planning and not any(u.busy for u in g.mine(world)):
+                g.members.clear()  # all through: local rules again (till then, those through rest in the plan)
+            if not g.members:
+                self.groups.remove(g)
+                arrivals = sum(u.arrived is not None for u in world.units)
+                if not g.handed_back or arrivals > self._arrivals:
+                    self.unsettled, self._arrivals = 0, arrivals
+                if g.handed_back:
+                    self.unsettled += 1
+                continue
+            g.before(world, now)
 
     def watch(self, world: World, now: float) -> None:
         """The watchdog: a unit that has gone nowhere for ``UNSTUCK_AFTER``, or has stood still
@@ -245,8 +260,9 @@ class Local(Avoider):
         self.at[u.spec.id] = t
 
     def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
-        if self.group is not None and self.member(u):
-            return self.group.room(world, u)
+        g = self.group_of(u) if self.groups else None
+        if g is not None:
+            return g.room(world, u)
         keep = self.keep_out_room(world, u)
         tile, by = self.tile_room(u, world.dt)
         return (tile, by) if tile < keep else (keep, None)
@@ -278,24 +294,25 @@ class Local(Avoider):
         return math.inf, None
 
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
-        if self.group is not None and self.member(u):
-            return self.group.route(world, u, goals)
-        return None
+        g = self.group_of(u)
+        return None if g is None else g.route(world, u, goals)
 
     def may_start(self, world: World, u: UnitState, now: float) -> bool:
-        if self.group is not None and self.member(u):
-            return self.group.may_start(world, u, now)
+        g = self.group_of(u)
+        if g is not None:
+            return g.may_start(world, u, now)
         return super().may_start(world, u, now)
 
     def keeps(self, u: UnitState) -> tuple[bool, float]:
-        if self.group is not None and self.member(u):
+        g = self.group_of(u) if self.groups else None
+        if g is not None:
             h = self.holds.get(u.spec.id)
-            if h is not None and h.by is not None and h.by in self.group.left_out:
+            if h is not None and h.by is not None and h.by in g.left_out:
                 # held by the unit its plan left out (the two shared a tile): it may brush past
                 # that body (the plan has it drive through where the other stands; handed back
                 # to the jam, the round left it out again, and again)
                 return False, 0.0
-            return self.group.keeps(u)
+            return g.keeps(u)
         return self.standoff, MARGIN
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
@@ -304,10 +321,12 @@ class Local(Avoider):
         t = at[uid] if uid in at else None
         if t is None or not (t[0] <= x < t[0] + 1 and t[1] <= y < t[1] + 1):
             self._place(u, (math.floor(x), math.floor(y)))  # it has just moved to another tile
-        if self.group is not None and self.member(u):
-            # the plan orders who goes first, but a unit outside it may stand in the way
-            outsider = by if by is not None and not self.member(by) else None
-            self.group.held(world, u, None if outsider is not None else by, now)
+        g = self.group_of(u) if self.groups else None
+        if g is not None:
+            # the plan orders who goes first, but a unit outside it may stand in the way (one of
+            # another jam's plan too: held long, the two plans become one)
+            outsider = by if by is not None and self.group_of(by) is not g else None
+            g.held(world, u, None if outsider is not None else by, now)
             waited, h = self.track(u, outsider, now), self.hold(u)
             if outsider is None:
                 return
@@ -319,11 +338,12 @@ class Local(Avoider):
             if waited >= JAM_AFTER:
                 self.jam(world, u, outsider, now)  # it joins the plan, with the units near it
             return
-        if by is not None and self.group is not None and self.member(by):
+        gb = self.group_of(by) if by is not None and self.groups else None
+        if by is not None and gb is not None:
             # the plan's units are not asked to make way: wait, then join (but not a unit the plan
             # left out, sharing a tile, while the others still drive it: taken in, it was left out
             # again, and the round planned again and again, everyone in it standing)
-            if self.track(u, by, now) >= JAM_AFTER and not self.group.sits_out(u):
+            if self.track(u, by, now) >= JAM_AFTER and not gb.sits_out(u):
                 self.jam(world, u, by, now)
             return
         super().held(world, u, by, now)
@@ -366,11 +386,24 @@ class Local(Avoider):
                     not ways.isdisjoint(path_tiles(v, JAM_REACH)):
                 near.add(v.spec.id)
                 taken.append(v)
-        if self.group is None or self.group.members is None:
-            self.group = Cooperative(near, hand_back=self.unsettled < HAND_BACKS)
+        joined = []  # the jams' plans these units are in already: one plan for them all
+        for v in taken:
+            g = self.group_of(v)
+            if g is not None and g not in joined:
+                joined.append(g)
+        if not joined:
+            g = Cooperative(near, hand_back=self.unsettled < HAND_BACKS)
+            self.groups.append(g)
         else:
-            self.group.members |= near
-        self.group.dirty = True
+            g = joined[0]
+            assert g.members is not None
+            g.members |= near
+            for other in joined[1:]:
+                assert other.members is not None
+                g.members |= other.members
+                other.changed(world)
+                self.groups.remove(other)
+        g.dirty = True
         for v in taken:
             self.hold(v).since, self.hold(v).by, self.hold(v).refuge_for = None, None, None
             v.gives_way_to = None
