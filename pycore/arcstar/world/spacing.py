@@ -151,7 +151,7 @@ class Neighbours:
         kept = self._ways.get(j.spec.id)
         if kept is not None and kept.mover is m and kept.s == m.s:
             return kept if kept.span is not None else None
-        span, far = _span(j, dt), _span(j, dt, far=True)
+        span, far = _spans(j, dt)
         kept = self._ways[j.spec.id] = _Ahead(m, m.s, m.v, span, far, None if far is None else m.box(*far))
         return kept if span is not None else None
 
@@ -400,6 +400,21 @@ def _span(j: UnitState, dt: float, far: bool = False) -> tuple[int, int] | None:
     if j1 < j0 or j0 >= len(jm.dists()):
         return None
     return j0, j1
+
+
+def _spans(j: UnitState, dt: float) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    """``_span(j, dt)`` and ``_span(j, dt, far=True)`` with one search of the points for both
+    (``Neighbours`` asks for both, for every moving unit near another, every tick)."""
+    jm = j.mover
+    if jm is None:
+        return None, None
+    ds = jm.dists()
+    j0 = bisect_right(ds, jm.s)  # jm.after(jm.s), inlined
+    if j0 >= len(ds):
+        return None, None
+    reach = reach_of(j, dt)
+    j1 = bisect_right(ds, jm.s + reach, j0)
+    return (j0, j1), (j0, bisect_right(ds, jm.s + (reach + jm.stopping_distance()), j1))
 
 
 def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
