@@ -73,7 +73,8 @@ class Turns:
         self._first: dict[tuple[str, str], tuple[str, int]] = {}
 
     def next_tick(self) -> None:
-        """A new tick: turns confirmed before the last one are forgotten."""
+        """A new tick: turns confirmed before the last one are forgotten (so every turn kept
+        was confirmed in this tick or the last)."""
         self.tick += 1
         if self._first:
             self._first = {k: v for k, v in self._first.items() if v[1] >= self.tick - 1}
@@ -81,11 +82,11 @@ class Turns:
     def first(self, a: str, b: str) -> str | None:
         """The id of the one of units ``a`` and ``b`` that goes first (None: not settled)."""
         kept = self._first.get((a, b) if a < b else (b, a))
-        return kept[0] if kept is not None and kept[1] >= self.tick - 1 else None
+        return None if kept is None else kept[0]
 
     def settled(self) -> dict[tuple[str, str], str]:
         """Every turn settled now: the pair's ids in order, and the id of the one going first."""
-        return {k: v[0] for k, v in self._first.items() if v[1] >= self.tick - 1}
+        return {k: v[0] for k, v in self._first.items()}
 
     def keep(self, a: str, b: str, first: str) -> None:
         """Settle (or confirm) that ``first`` goes first of ``a`` and ``b`` this tick."""
@@ -390,16 +391,8 @@ def ahead_of(j: UnitState, dt: float, far: bool = False) -> Way | None:
 def _span(j: UnitState, dt: float, far: bool = False) -> tuple[int, int] | None:
     """The indices into j's ``points()`` of the first and last point of ``ahead_of(j, dt,
     far)`` (None: no way)."""
-    jm = j.mover
-    if jm is None:
-        return None
-    reach = far_of(j, dt) if far else reach_of(j, dt)
-    ds = jm.dists()
-    j0 = bisect_right(ds, jm.s)  # jm.after(jm.s), inlined: every moving unit near another, every tick
-    j1 = bisect_right(ds, jm.s + reach, j0)
-    if j1 < j0 or j0 >= len(jm.dists()):
-        return None
-    return j0, j1
+    span, far_span = _spans(j, dt)
+    return far_span if far else span
 
 
 def _spans(j: UnitState, dt: float) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
@@ -500,15 +493,15 @@ def _crossing(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, 
     # ... unless that makes second a unit that can no longer stop short of the place: then the
     # turn settled before stands (or, met first, the other goes second if it can stop)
     jv = kept.v
-    stops = (dk - SPACING >= m.stopping_distance()) if goes == jid else \
-        (dj - SPACING >= jv * jv / (2.0 * jm.brake_rate))
-    if not stops:
+    u_stops = dk - SPACING >= m.stopping_distance()
+    j_stops = dj - SPACING >= jv * jv / (2.0 * jm.brake_rate)
+    if not (u_stops if goes == jid else j_stops):
         was = near.turns.first(uid, jid)
         if was is not None:
             goes = was
-        elif goes == jid and dj - SPACING >= jv * jv / (2.0 * jm.brake_rate):
+        elif goes == jid and j_stops:
             goes = uid
-        elif goes == uid and dk - SPACING >= m.stopping_distance():
+        elif goes == uid and u_stops:
             goes = jid
     near.turns.keep(uid, jid, goes)
     if goes != jid:
