@@ -491,3 +491,35 @@ def test_a_jam_far_from_another_has_a_plan_of_its_own(avoidance):
     assert all(u.arrived is not None for u in w_both.units)
     assert overlap(w_both) <= 0.05
     assert [u.samples for u in w_alone.units] == [u.samples for u in w_both.units[:16]]
+
+
+def test_a_unit_back_from_a_step_aside_pivots_home_instead_of_looping_through_a_goal_beside_it():
+    """An outside search's field of twelve units under ``claimed`` (generator seed 150259). The
+    issue's example unit ``u7`` rests on its goal beside ``u5``'s, is asked to make way, and
+    drove back along its own curves: facing away from its goal, it looped through the tile of
+    ``u5``'s goal, which made way in turn, its own way back looping through ``u7``'s; the two
+    made way for each other every 10 s to the run's end, ``u7`` never home. Steps aside and the
+    ways back from them are now planned as pivots on the tiles, as the step itself was."""
+    rows = ["#" * 16, *["#..............#"] * 6, *["#..###.........#"] * 2, "#..............#",
+            *["#.......#......#"] * 3, *["#..............#"] * 2, "#" * 16]
+    example = {"width": 0.8, "radius": 0.5, "speed": 2.0}
+    units = [("u0", {"kind": "car"}, (3.5, 14.5, -PI / 2), (1.5, 9.5)),
+             ("u1", {"kind": "car"}, (14.5, 9.5, 0.0), (12.5, 11.5)),
+             ("u2", {"width": 0.4, "radius": 0.5, "speed": 3.0}, (7.5, 12.5, 0.0), (13.5, 13.5)),
+             ("u3", {"kind": "person"}, (12.5, 12.5, 1.361577503983126), (4.5, 9.5)),
+             ("u4", example, (6.5, 9.5, 0.15313120304686745), (5.5, 2.5)),
+             ("u5", {"kind": "person"}, (2.5, 2.5, PI), (9.5, 14.5)),
+             ("u6", example, (1.5, 10.5, PI / 2), (13.5, 10.5)),
+             ("u7", example, (2.5, 13.5, PI), (9.5, 13.5)),
+             ("u8", example, (7.5, 7.5, -PI / 2), (2.5, 9.5)),
+             ("u9", {"kind": "car"}, (7.5, 2.5, PI), (4.5, 13.5)),
+             ("u10", {"kind": "person"}, (12.5, 9.5, -PI / 2), (6.5, 8.5)),
+             ("u11", {"kind": "car"}, (4.5, 10.5, 0.0), (10.5, 8.5))]
+    doc = {"map": rows, "seed": 150259, "duration": 240, "avoidance": "claimed",
+           "units": [{"id": uid, **fields, "start": list(start), "goal": list(goal)}
+                     for uid, fields, start, goal in units]}
+    w = run(doc)
+    assert not w.busy and w.time < 120.0, (w.time, [(u.spec.id, u.status) for u in w.units if u.busy])
+    assert all(u.status == "arrived" for u in w.units), [(u.spec.id, u.status) for u in w.units]
+    assert sum(e.kind == "make_way" for e in w.events) <= 4
+    assert overlap(w) <= 0.05

@@ -324,7 +324,11 @@ class World:
         if walls:
             keep = body_tiles(u.x, u.y, u.spec.width) | {tile_of(g[0], g[1]) for g in goals}
             base = walled(base, walls, keep)
-        spec = u.spec if u.detour is None and not tiles else replace(u.spec, method="astar")  # (a step aside: pivots)
+        # a step aside, and the way back from one, pivots: turning its own curves, a unit that
+        # stepped aside from its goal looped back through the tile beside it, where another rested
+        # on its goal, and the two made way for each other in turn for good
+        aside = u.detour is not None or (u.order is not None and u.order.aside)
+        spec = replace(u.spec, method="astar") if aside or tiles else u.spec
         route = yield from plan_route_steps(base, spec, pose, goals, to_nearest=nearest)
         if route.path is None and route.message and (base is not known or walls) and fallback:
             base = known  # others hem it in
