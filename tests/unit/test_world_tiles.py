@@ -36,10 +36,10 @@ DOOR_UNITS = [
     ((1.5, 3.5), (18.5, 9.5), 2.0278870834791904), ((9.5, 7.5), (22.5, 4.5), -1.0412556747461585)]
 
 
-def door(method: str) -> dict:
+def door() -> dict:
     units = [{"id": f"u{i}", "kind": "person", "start": [sx, sy, h], "goal": [gx, gy]}
              for i, ((sx, sy), (gx, gy), h) in enumerate(DOOR_UNITS)]
-    return {"map": DOOR_ROWS, "seed": 1, "duration": 300, "avoidance": method, "units": units}
+    return {"map": DOOR_ROWS, "seed": 1, "duration": 300, "avoidance": "pinter", "units": units}
 
 
 def tile(x: float, y: float) -> tuple[int, int]:
@@ -76,10 +76,10 @@ def test_two_people_nearing_one_free_tile_do_not_both_drive_in():
     """At this door under ``pinter`` two units drive into a tile another's centre holds, twice;
     one of those pairs is left out of the jam's plan and stands in its way, a person standing
     17.9 s."""
-    method = "pinter"
-    w, shared = run_counting_shared_entries(door(method))
+    doc = door()
+    w, shared = run_counting_shared_entries(doc)
     assert shared == []
     assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units]
     assert overlap(w) <= 0.05
-    goals = {u["id"]: u["goal"] for u in door(method)["units"]}
+    goals = {u["id"]: u["goal"] for u in doc["units"]}
     assert max(longest_stuck(u.samples, u.arrived, goal=goals[u.spec.id]) for u in w.units) <= 10.0

@@ -384,19 +384,13 @@ def ahead_of(j: UnitState, dt: float, far: bool = False) -> Way | None:
     """Unit j's path from where it is out to ``reach_of`` (``far``: out to ``far_of``):
     distances along it, points (k, 2), and the times (s) it gets to them at its speed (``VMIN``
     at least)."""
-    span = _span(j, dt, far)
+    span = _spans(j, dt)[1 if far else 0]
     return None if span is None or j.mover is None else _way_over(j.mover, span)
 
 
-def _span(j: UnitState, dt: float, far: bool = False) -> tuple[int, int] | None:
-    """The indices into j's ``points()`` of the first and last point of ``ahead_of(j, dt,
-    far)`` (None: no way)."""
-    span, far_span = _spans(j, dt)
-    return far_span if far else span
-
-
 def _spans(j: UnitState, dt: float) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
-    """``_span(j, dt)`` and ``_span(j, dt, far=True)`` with one search of the points for both
+    """The indices into j's ``points()`` of the first and last point of ``ahead_of(j, dt)`` and
+    of ``ahead_of(j, dt, far=True)`` (None: no way), with one search of the points for both
     (``Neighbours`` asks for both, for every moving unit near another, every tick)."""
     jm = j.mover
     if jm is None:
@@ -411,7 +405,7 @@ def _spans(j: UnitState, dt: float) -> tuple[tuple[int, int] | None, tuple[int, 
 
 
 def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
-    """``ahead_of`` over the points ``span`` (``_span``) of the path ``jm`` drives."""
+    """``ahead_of`` over the points ``span`` (``_spans``) of the path ``jm`` drives."""
     j0, j1 = span
     jdist, jxy = jm.points(SPACING)
     return jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - jm.s) / max(jm.v, VMIN)
