@@ -76,17 +76,28 @@ def right_click(page: Page, x: float, y: float, count_after: int | None = None) 
 
 
 def record_track(page: Page, unit: str, until_game_s: float) -> list[tuple[float, float, float]]:
-    """(game time, x, y) of one unit every 10 ms of wall time until the world's clock passes a time."""
+    """(game time, x, y) of one unit every 10 ms of wall time, from before the world is played
+    (it is played here: at 8x a person leaves its start within a frame or two, and a recording
+    begun after play missed it on a loaded machine) until the world's clock passes a time; the
+    world is paused again after."""
     page.evaluate("""(id) => {
       window.__track = [];
-      window.__trackTimer = setInterval(() => {
+      const sample = () => {
         const w = window.arcstar.world();
         const u = w.units.find((v) => v.id === id);
         if (u) window.__track.push([w.time, u.x, u.y]);
-      }, 10);
+      };
+      sample();
+      window.__trackTimer = setInterval(sample, 10);
     }""", unit)
+    page.get_by_test_id("world-play").click()
+    page.wait_for_function("window.arcstar.world().running")
     page.wait_for_function(f"window.arcstar.world().time >= {until_game_s}", timeout=TIMEOUT_MS)
-    return [tuple(p) for p in page.evaluate("(() => { clearInterval(window.__trackTimer); return window.__track; })()")]
+    done = page.evaluate("(() => { clearInterval(window.__trackTimer); return window.__track; })()")
+    track = [tuple(p) for p in done]
+    page.get_by_test_id("world-play").click()
+    page.wait_for_function("!window.arcstar.world().running")
+    return track
 
 
 def visits(track: list[tuple[float, float, float]], points: list[tuple[float, float]], near: float) -> list[int]:
@@ -148,11 +159,7 @@ def test_patrol_visits_its_points_in_turn_and_keeps_looping(lab: Page, save_scre
     w = world(lab)
     assert w["units"][0]["orders"] and w["units"][0]["orders"][0].startswith("patrol (12.5, 2.5)"), w["units"][0]
     assert not lab.get_by_test_id("order-pending").is_visible()
-    lab.get_by_test_id("world-play").click()
-    lab.wait_for_function("window.arcstar.world().running")
     track = record_track(lab, unit, 75.0)
-    lab.get_by_test_id("world-play").click()
-    lab.wait_for_function("!window.arcstar.world().running")
     seq = visits(track, loop, 0.3)
     # in turn, and round again: A B C A B C ... (at least two whole loops in 75 s of game time)
     assert len(seq) >= 7, (seq, track[-1])
@@ -172,11 +179,7 @@ def test_a_patrol_of_one_point_goes_back_and_forth(lab: Page):
     lab.get_by_test_id("order-send").click()
     lab.wait_for_function("window.arcstar.world().order.kind === 'move'")
     assert "\u2194" in world(lab)["units"][0]["orders"][0]
-    lab.get_by_test_id("world-play").click()
-    lab.wait_for_function("window.arcstar.world().running")
     track = record_track(lab, unit, 40.0)
-    lab.get_by_test_id("world-play").click()
-    lab.wait_for_function("!window.arcstar.world().running")
     seq = visits(track, [(3.5, 5.5), (15.5, 5.5)], 0.3)
     assert seq[:4] == [0, 1, 0, 1], seq
 
