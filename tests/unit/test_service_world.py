@@ -273,6 +273,23 @@ def test_a_unit_placed_into_another_is_refused_and_nothing_is_added():
     assert [r["id"] for r in out["roster"]] == ["a", "b"]
 
 
+def test_under_fog_a_unit_too_fast_for_its_brakes_to_see_where_it_stops_is_refused_and_nothing_is_added():
+    """Under fog a unit must see as far as it needs to stop; one that would need hundreds of
+    tiles is refused naming its braking, and the batch it came in adds nobody. Without fog the
+    same unit is placed."""
+    for fog in (True, False):
+        svc = Service()
+        start_world(svc, fog=fog)
+        fast = {"id": "f", "start": [3.5, 4.5, 0.0], "speed": 10.0, "acceleration": 0.1}
+        out = call(svc, {"type": "world_add", "id": 1, "units": [person("a", 1.5, 1.5), fast]})
+        if fog:
+            check_error(out, "units[1].braking")
+            assert "to stop" in out["message"]
+            assert call(svc, {"type": "world_step", "id": 2, "ticks": 0})["metrics"]["units"] == 0
+        else:
+            assert [r["id"] for r in out["roster"]] == ["a", "f"]
+
+
 def test_one_unit_placed_or_one_point_ordered_is_refused_in_words_for_people():
     """A lone unit or point (the lab places one at a time and orders a move to one point) is
     refused saying what is wrong with its tile, without the request's field names in the words

@@ -364,6 +364,35 @@ def test_under_fog_a_unit_sees_round_it_as_it_is_placed():
     assert w.ticks == 0
 
 
+def test_under_fog_a_unit_that_needs_farther_than_it_can_see_to_stop_is_refused():
+    """A unit sees at least as far as it needs to stop, so that it never drives into a wall it
+    has not seen; one that brakes too weakly for its speed would need a sight of hundreds of
+    tiles (an outside search's unit, 10 tiles/s braking 0.2: 251 tiles, and a second of work a
+    look on a 12 x 12 map). It is refused, naming ``braking``, and the world keeps what it had;
+    without fog it is placed."""
+    m = arcstar.parse_ascii("\n".join(["#" * 12] + ["#" + "." * 10 + "#"] * 6 + ["#" * 12])).map
+    w = World(m, 0.05, 1, fog=True)
+    w.add(UnitSpec("a", team="red"), Pose(1.5, 1.5, 0.0))
+    for spec in (UnitSpec("fast", speed=10.0, acceleration=0.1), UnitSpec("slow", speed=1.0, braking=0.001)):
+        with pytest.raises(arcstar.BadInput) as err:
+            w.add(spec, Pose(5.5, 5.5, 0.0))
+        assert err.value.field == "braking" and "needs" in str(err.value)
+    assert [u.spec.id for u in w.units] == ["a"]
+    # at the limit (stopping in 62.5 tiles: a sight of 64) it is placed
+    w.add(UnitSpec("edge", speed=10.0, braking=0.8), Pose(5.5, 5.5, 0.0))
+    World(m, 0.05, 1).add(UnitSpec("fast", speed=10.0, acceleration=0.1), Pose(5.5, 5.5, 0.0))
+
+
+def test_a_far_sight_on_a_small_map_sees_the_whole_room():
+    """A unit whose sight reaches past the map (64 tiles on a 30 x 20 room) sees every tile of
+    an open room from a corner, the farthest 34 tiles off, and the walls round it."""
+    rows = ["#" * 32] + ["#" + "." * 30 + "#"] * 20 + ["#" * 32]
+    w = World(arcstar.parse_ascii("\n".join(rows)).map, 0.05, 1, fog=True)
+    w.add(UnitSpec("a", team="red", sight=64.0), Pose(1.5, 1.5, 0.0))
+    assert w.fog.seen("red").all()
+    assert (w.fog.known("red").blocked == w.map.blocked).all()
+
+
 @pytest.mark.parametrize("fog", [False, True])
 @pytest.mark.parametrize("method", ["directional24", "hybrid", "recalculate", "backup", "astar", "dijkstra"])
 def test_a_unit_drives_as_its_method_plans_under_fog_too(method, fog):

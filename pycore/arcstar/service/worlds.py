@@ -28,6 +28,7 @@ from ..maps.tilemap import WALL, TileMap
 from ..outcomes import BadInput, shown
 from ..world import KIND_PRESETS, PLAN_METHODS, Order, OrderKind, UnitSpec, UnitState, UnitStatus, World, unit_of_kind
 from ..world import units as world_units
+from ..world.fog import check_sight
 from ..world.metrics import AT_GOAL
 from ..world.presets import PRESETS
 from ..world.world import MAX_EVENTS, clash
@@ -249,6 +250,11 @@ class WorldSession:
             if spec.id in seen or any(v.id == spec.id for v in w.units):
                 raise BadInput(f"{field}.id {spec.id!r} is used already", f"{field}.id")
             seen.add(spec.id)
+            if self.fog:
+                try:
+                    check_sight(spec)  # (the world would refuse it too, but after the units before it)
+                except BadInput as e:
+                    raise BadInput(f"{field}.{e.field}: {e}", f"{field}.{e.field}") from None
             if "start" not in u:
                 raise BadInput(f"{field} needs a start [x, y, heading]", f"{field}.start")
             lone = len(raw) == 1

@@ -26,7 +26,7 @@ import numpy as np
 from ..collision.swept import path_clear
 from ..geometry.primitives import Pose
 from ..maps.tilemap import GROUND, TileMap
-from ..outcomes import Status
+from ..outcomes import BadInput, Status
 from ..planner import PlanResult
 from ..search.grid import GridOptions
 from ..search.incremental import IncrementalPlanner
@@ -34,7 +34,7 @@ from ..turning.methods import TURN_METHODS, realize
 from .avoidance import body_tiles
 from .events import EventKind
 from .orders import Point, Route, route_from, start_tile, tile_of
-from .units import PLAIN_METHODS
+from .units import MAX_SIGHT, PLAIN_METHODS, UnitSpec
 
 if TYPE_CHECKING:
     from .state import Host as World
@@ -51,6 +51,23 @@ MAX_EXPANSIONS = 2_000_000
 #: Under fog a unit's tiles come from D* Lite, so a method that plans curves itself (the
 #: directional searches) turns them with this turning method instead: it keeps the radius too.
 DIRECTIONAL_TURNING = "backup"
+
+
+def sight_of(spec: UnitSpec) -> float:
+    """How far (tiles) a unit sees in fog: its ``sight``, or as far as it needs to stop from its
+    top speed plus a tile and a half if that is farther (to the half tile)."""
+    return max(spec.sight, round(2.0 * (spec.speed ** 2 / (2.0 * spec.brake_rate) + 1.5)) / 2.0)
+
+
+def check_sight(spec: UnitSpec) -> None:
+    """Refuse (``BadInput`` naming ``braking``) a unit that would have to see farther than
+    ``MAX_SIGHT`` to stop short of a wall it has not seen (a fast unit that brakes weakly)."""
+    need = sight_of(spec)
+    if need > MAX_SIGHT:
+        stop = spec.speed ** 2 / (2.0 * spec.brake_rate)
+        raise BadInput(f"under fog a unit must see as far as it needs to stop, plus 1.5 tiles, and sees at most "
+                       f"{MAX_SIGHT:g}: at {spec.speed:g} tiles/s braking {spec.brake_rate:g} tiles/s^2 it needs "
+                       f"{stop:g} tiles to stop; give it a lower speed or stronger braking", "braking")
 
 
 def sight_rays(sight: float) -> tuple[np.ndarray, np.ndarray]:
@@ -134,6 +151,9 @@ class Fog:
         self.teams: dict[str, TeamView] = {}
         self.planners: dict[str, tuple[tuple[int, int], IncrementalPlanner]] = {}
         self._rays: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        h, w = truth.terrain.shape
+        #: No two tiles of the map lie farther apart: a sight beyond this sees no more tiles.
+        self._span = float(math.ceil(math.hypot(w, h)))
         self._next = 0.0
         self.expanded = 0
         self._shared: dict[tuple[str, ...], tuple[tuple[int, ...], TileMap]] = {}
@@ -195,8 +215,7 @@ class Fog:
         blocked = self.truth.blocked
         h, w = blocked.shape
         view = self.view(u.spec.team)
-        sight = max(u.spec.sight, round(2.0 * (u.spec.speed ** 2 / (2.0 * u.spec.brake_rate) + 1.5)) / 2.0)
-        offs, between = self._rays_for(sight)
+        offs, between = self._rays_for(min(sight_of(u.spec), self._span))
         tx, ty = tile_of(u.x, u.y)
         xs, ys = offs[:, 0] + tx, offs[:, 1] + ty
         inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)

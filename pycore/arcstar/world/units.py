@@ -23,6 +23,11 @@ from ..turning.methods import TURN_METHODS
 
 #: Speeds, accelerations and radii above this are refused (tiles, seconds): no game needs more.
 MAX_RATE = 1e4
+#: The farthest a unit sees in fog (tiles): ``sight`` may be no more, and under fog a unit that
+#: needs farther than this to stop (it must see a wall before it cannot stop short of it) is
+#: refused. What a unit sees is worked out from a table of sight lines whose size grows with the
+#: cube of the sight.
+MAX_SIGHT = 64.0
 #: The most a unit turns on the spot when its ``turn_rate`` is not given (rad/s): a full turn in
 #: a second, about a person's quickest about-face.
 MAX_PIVOT = 2.0 * math.pi
@@ -136,8 +141,8 @@ class UnitSpec:
             if v > MAX_RATE:
                 raise BadInput(f"{name} must be at most {MAX_RATE:g}, got {v:g}", name)
         v = check_number(self.sight, "sight", 0.0, strict=True)
-        if v > 64:
-            raise BadInput(f"sight must be at most 64 tiles, got {v:g}", "sight")
+        if v > MAX_SIGHT:
+            raise BadInput(f"sight must be at most {MAX_SIGHT:g} tiles, got {v:g}", "sight")
         if self.lateral is not None:
             check_number(self.lateral, "lateral", 0.0, strict=True)
         if not isinstance(self.can_reverse, bool):

@@ -27,7 +27,7 @@ from ..outcomes import BadInput, shown
 from ..search.sliced import Sliced
 from .avoidance import Avoider, body_tiles, walled
 from .events import EventKind, WorldEvent
-from .fog import Fog
+from .fog import Fog, check_sight
 from .methods import make_avoider
 from .motion import Mover
 from .orders import Order, OrderKind, Point, Route, plan_route_steps, tile_of
@@ -99,6 +99,8 @@ class World:
         untimed ones listed after a timed one wait behind it) and record its first sample."""
         if spec.id in self._by_id:
             raise BadInput(f"unit id {spec.id!r} is used already", "id")
+        if self.fog is not None:
+            check_sight(spec)
         other = clash(((u.spec.id, u.spec.width, u.x, u.y) for u in self.units), spec.width, pose.x, pose.y)
         if other is not None:
             raise BadInput(f"({pose.x:g}, {pose.y:g}): a body {spec.width:g} wide overlaps unit {other!r} there",
