@@ -290,6 +290,29 @@ def test_under_fog_a_unit_too_fast_for_its_brakes_to_see_where_it_stops_is_refus
             assert [r["id"] for r in out["roster"]] == ["a", "f"]
 
 
+def test_a_unit_removed_while_it_holds_another_leaves_the_world_stepping():
+    """Two people pass each other under ``claimed``; the one holding the other is removed (the
+    lab's delete) while the hold stands. The world steps on and the other arrives. A hypothesis
+    search of these requests (``test_service_world_hostile``) found the watchdog asking the
+    world for the unit the hold named: every later step was refused, "no unit with id 'u0'"."""
+    rows = ["############", "#....#.....#", "#....#..#..#", "#..........#", "#....#.....#", "#....#.....#",
+            "############"]
+    svc = Service()
+    start_world(svc, rows, avoidance="claimed", seed=0)
+    call(svc, {"type": "world_step", "id": 1, "ticks": 25})
+    call(svc, {"type": "world_add", "id": 2, "units": [person("u0", 3.5, 1.5, goal=[1.5, 1.5]),
+                                                       person("u1", 1.5, 1.5, goal=[2.5, 1.5])]})
+    for k, ticks in enumerate((17, 23, 29, 36)):
+        call(svc, {"type": "world_step", "id": 3 + k, "ticks": ticks})
+    assert svc.world is not None and svc.world.world.avoider.holds["u1"].by == "u0"  # what this tests
+    call(svc, {"type": "world_remove", "id": 7, "units": ["u0"]})
+    for k in range(8):
+        out = call(svc, {"type": "world_step", "id": 8 + k, "ticks": 100})
+        assert out["type"] == "world_state", out
+    u1 = svc.world.world.unit("u1")
+    assert u1.arrived is not None and math.hypot(u1.x - 2.5, u1.y - 1.5) < 0.01
+
+
 def test_one_unit_placed_or_one_point_ordered_is_refused_in_words_for_people():
     """A lone unit or point (the lab places one at a time and orders a move to one point) is
     refused saying what is wrong with its tile, without the request's field names in the words

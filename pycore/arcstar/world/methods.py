@@ -223,8 +223,8 @@ class Local(Avoider):
         """Whether ``u`` gives way to a unit by a refuge, or waits for one that does (the refuge's
         own patience holds, not the watchdog's)."""
         h = self.holds.get(u.spec.id)
-        return u.gives_way_to is not None or (h is not None and h.by is not None
-                                              and self.patience(u, world.unit(h.by)) > JAM_AFTER)
+        by = None if h is None or h.by is None else world.find(h.by)  # (None: taken off the map since)
+        return u.gives_way_to is not None or (by is not None and self.patience(u, by) > JAM_AFTER)
 
     def _place_all(self, world: World) -> None:
         """``centres`` and ``at`` as the tick starts. Units move only in their own turn, and each
