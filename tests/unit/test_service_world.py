@@ -313,6 +313,32 @@ def test_a_unit_removed_while_it_holds_another_leaves_the_world_stepping():
     assert u1.arrived is not None and math.hypot(u1.x - 2.5, u1.y - 1.5) < 0.01
 
 
+def test_a_unit_dropped_where_a_moving_one_cannot_stop_short_is_refused():
+    """A body placed in the way of a car driving at it, nearer than the car can stop, is refused
+    naming its start (the hypothesis search of these requests dropped a person a tile ahead of a
+    car at speed under ``pinter``: 0.083 tile deep in it four ticks later); one placed off its
+    way is taken, and no bodies overlap as the world goes on."""
+    rows = ["############", "#....#.....#", "#....#..#..#", "#..........#", "#....#.....#", "#....#.....#",
+            "############"]
+    svc = Service()
+    start_world(svc, rows, avoidance="pinter", seed=0)
+    call(svc, {"type": "world_add", "id": 1, "units": [{"id": "car", "kind": "car", "start": [2.5, 1.5, 0.0],
+                                                        "goal": [9.5, 2.5]}]})
+    call(svc, {"type": "world_step", "id": 2, "ticks": 78})
+    assert svc.world is not None
+    car = svc.world.world.unit("car")
+    stop = car.mover.stopping_distance() if car.mover is not None else 0.0
+    assert car.speed > 1.0 and stop > 0.3, (car.speed, stop)  # what this tests: a car at speed
+    out = call(svc, {"type": "world_add", "id": 3, "units": [person("p", 9.5, 3.5)]})
+    check_error(out, "units[0].start")
+    assert "could not stop" in out["message"]
+    out = call(svc, {"type": "world_add", "id": 4, "units": [person("q", 10.5, 5.5)]})
+    assert [r["id"] for r in out["roster"]] == ["car", "q"]
+    for k in range(4):
+        out = call(svc, {"type": "world_step", "id": 5 + k, "ticks": 100})
+    assert out["metrics"]["deepest_overlap"] <= 0.05
+
+
 def test_one_unit_placed_or_one_point_ordered_is_refused_in_words_for_people():
     """A lone unit or point (the lab places one at a time and orders a move to one point) is
     refused saying what is wrong with its tile, without the request's field names in the words

@@ -419,3 +419,25 @@ def test_a_unit_drives_as_its_method_plans_under_fog_too(method, fog):
             assert rate < 1e-6, f"turns while moving at t={b[0]}"  # it pivots standing
         else:
             assert rate <= max(abs(a[4]), abs(b[4])) / spec.radius + 1e-6, f"tighter than its radius at t={b[0]}"
+
+
+def test_a_body_put_where_a_moving_unit_cannot_stop_short_of_it_is_refused():
+    """``World.add`` refuses a body nearer ahead of a moving unit than that unit can stop (it
+    would be driven into), naming ``start``, and keeps what it had; behind it, or once the unit
+    stands, the same body is placed."""
+    m = arcstar.parse_ascii("\n".join(["#" * 22, "#" + "." * 20 + "#", "#" * 22])).map
+    w = World(m, 0.05, 1, avoidance=arcstar.world.Avoidance.PINTER)
+    w.add(UnitSpec("car", speed=4.0, braking=2.0), Pose(1.5, 1.5, 0.0), [Order(OrderKind.MOVE, ((20.5, 1.5, None),))])
+    while w.unit("car").speed < 3.0:
+        w.step()
+    car = w.unit("car")
+    assert car.mover is not None and car.mover.stopping_distance() > 2.0
+    ahead = car.x + 2.0  # within its stopping distance
+    with pytest.raises(arcstar.BadInput) as err:
+        w.add(UnitSpec("p", width=0.5), Pose(ahead, 1.5, 0.0))
+    assert err.value.field == "start" and "could not stop" in str(err.value)
+    assert [u.spec.id for u in w.units] == ["car"]
+    w.add(UnitSpec("behind", width=0.5), Pose(car.x - 1.5, 1.5, 0.0))
+    w.run(30.0)
+    assert w.unit("car").arrived is not None
+    w.add(UnitSpec("p", width=0.5), Pose(18.5, 1.5, 0.0))  # the car stands on its goal: placed

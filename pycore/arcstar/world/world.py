@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import replace
@@ -32,7 +33,7 @@ from .methods import make_avoider
 from .motion import Mover
 from .orders import Order, OrderKind, Point, Route, plan_route_steps, tile_of
 from .routing import RouteQueue, check_work
-from .spacing import MARGIN, Neighbours, Turns, reach_pad
+from .spacing import MARGIN, SPACING, Neighbours, Turns, reach_pad
 from .spacing import room as spacing_room
 from .state import UnitState, UnitStatus
 from .units import PLAIN_METHODS, Avoidance, Kind, UnitSpec
@@ -105,6 +106,10 @@ class World:
         if other is not None:
             raise BadInput(f"({pose.x:g}, {pose.y:g}): a body {spec.width:g} wide overlaps unit {other!r} there",
                            "start")
+        other = in_the_way(self.units, spec.width, pose.x, pose.y, self.dt)
+        if other is not None:
+            raise BadInput(f"({pose.x:g}, {pose.y:g}): unit {other!r} is driving there and could not stop short of "
+                           f"a body {spec.width:g} wide", "start")
         unit = UnitState(spec, pose.x, pose.y, pose.heading)
         for o in orders:
             if o.at is not None:
@@ -479,4 +484,25 @@ def clash(bodies: Iterable[tuple[str, float, float, float]], width: float, x: fl
     for uid, w, bx, by in bodies:
         if math.hypot(bx - x, by - y) < (w + width) / 2.0 - PLACE_OVERLAP:
             return uid
+    return None
+
+
+def in_the_way(units: Iterable[UnitState], width: float, x: float, y: float, dt: float) -> str | None:
+    """The id of the first of the moving ``units`` that could not stop short of a body ``width``
+    wide put at (x, y) now, or None: a point of its path before it could stand (its stopping
+    distance and a tick) comes within the two radii and ``MARGIN`` of it (and half the sampling
+    step, for the path between two points). Dropped there, the body would be driven into."""
+    for u in units:
+        m = u.mover
+        if m is None or m.v == 0.0:
+            continue
+        near = (u.spec.width + width) / 2.0 + MARGIN + SPACING / 2.0
+        if math.hypot(u.x - x, u.y - y) > near + m.stopping_distance() + (m.v + m.accel_rate * dt) * dt + SPACING:
+            continue  # (a filter: no point of that stretch lies farther from it than its length)
+        _, xy = m.points(SPACING)
+        i0 = max(m.after(m.s) - 1, 0)
+        i1 = bisect_right(m.dists(), m.s + m.stopping_distance() + (m.v + m.accel_rate * dt) * dt)
+        for px, py in xy[i0:i1 + 1].tolist():
+            if math.hypot(px - x, py - y) < near:
+                return u.spec.id
     return None
