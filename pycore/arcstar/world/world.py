@@ -497,11 +497,12 @@ def in_the_way(units: Iterable[UnitState], width: float, x: float, y: float, dt:
         if m is None or m.v == 0.0:
             continue
         near = (u.spec.width + width) / 2.0 + MARGIN + SPACING / 2.0
-        if math.hypot(u.x - x, u.y - y) > near + m.stopping_distance() + (m.v + m.accel_rate * dt) * dt + SPACING:
+        run = m.stopping_distance() + (m.v + m.accel_rate * dt) * dt  # the most it drives before it stands
+        if math.hypot(u.x - x, u.y - y) > near + run + SPACING:
             continue  # (a filter: no point of that stretch lies farther from it than its length)
         _, xy = m.points(SPACING)
         i0 = max(m.after(m.s) - 1, 0)
-        i1 = bisect_right(m.dists(), m.s + m.stopping_distance() + (m.v + m.accel_rate * dt) * dt)
+        i1 = bisect_right(m.dists(), m.s + run)
         for px, py in xy[i0:i1 + 1].tolist():
             if math.hypot(px - x, py - y) < near:
                 return u.spec.id
