@@ -18,7 +18,7 @@ import pytest
 import arcstar
 from arcstar.geometry.primitives import Pose
 from arcstar.search.lacam import lacam
-from arcstar.world import Avoidance, Order, OrderKind, UnitSpec, UnitStatus, World, coordinated, read_scenario
+from arcstar.world import Avoidance, Order, OrderKind, UnitSpec, UnitStatus, World, coordinated, presets, read_scenario
 from test_world_avoidance import overlap, run
 from worldcheck import longest_stuck
 
@@ -523,3 +523,26 @@ def test_a_unit_back_from_a_step_aside_pivots_home_instead_of_looping_through_a_
     assert all(u.status == "arrived" for u in w.units), [(u.spec.id, u.status) for u in w.units]
     assert sum(e.kind == "make_way" for e in w.events) <= 4
     assert overlap(w) <= 0.05
+
+
+@pytest.mark.parametrize("avoidance", ["pinter", "claimed"])
+def test_a_unit_of_a_jams_plan_taken_off_the_map_is_planned_without(avoidance):
+    """The door of 20 with the lab's budgets: at 20 s the unit of a jam's plan nearest the door
+    is taken off the map (the lab's Delete). The jam is planned again without it, and the rest
+    arrive with nobody standing over 10 s from then on. Its plan kept, the others waited where
+    it had been planned to go until the plan stalled: 16.8 s under pinter, 33.1 s under claimed."""
+    doc = presets.door(count=20, avoidance=avoidance)
+    doc["plan_work"], doc["route_work"] = 8000, 400
+    w = read_scenario(doc).world
+    while w.time < 20.0:
+        w.step()
+    members = [m for g in w.avoider.groups for m in (g.members or ())]
+    assert members, "no jam's plan at 20 s: the scenario no longer sets up what it tests"
+    gone = min(members, key=lambda m: math.hypot(w.unit(m).x - 9.5, w.unit(m).y - 5.5))
+    t0 = w.time
+    w.remove(gone)
+    w.run(180.0)
+    goals = {u["id"]: u["goal"] for u in doc["units"]}
+    assert all(u.arrived is not None for u in w.units) and len(w.units) == 19
+    stands = [longest_stuck([s for s in u.samples if s[0] >= t0], u.arrived, goal=goals[u.spec.id]) for u in w.units]
+    assert max(stands) <= 10.0, max(stands)

@@ -143,6 +143,10 @@ class Avoider:
     def changed(self, world: World) -> None:
         """Units or orders changed (a unit added or removed, an order given)."""
 
+    def removed(self, world: World, uid: str) -> None:
+        """Unit ``uid`` was taken off the map (``changed`` follows): what was kept for it goes."""
+        self.holds.pop(uid, None)
+
     def keeps(self, u: UnitState) -> tuple[bool, float]:
         """Whether ``u`` keeps ``spacing.STANDOFF`` from units driving at it, and the space
         (tiles) it keeps from standing bodies beyond touching them (one call: asked for every

@@ -173,6 +173,15 @@ class Local(Avoider):
         super().changed(world)
         self._placed = False
 
+    def removed(self, world: World, uid: str) -> None:
+        super().removed(world, uid)
+        for g in self.groups:
+            if g.members is not None and uid in g.members:
+                # its plan had the others wait for it where it was planned to go: planned again
+                # without it (kept, they waited for the removed unit till the plan stalled, 25 s)
+                g.members.discard(uid)
+                g.changed(world)
+
     def before(self, world: World, now: float) -> None:
         self._place_all(world)
         self.look(world, now)

@@ -151,6 +151,7 @@ class World:
         del self._by_id[uid]
         self.routes.drop(uid)
         self._pad = None
+        self.avoider.removed(self, uid)
         self.avoider.changed(self)
 
     def order(self, uid: str, order: Order, queue: bool = False) -> None:
