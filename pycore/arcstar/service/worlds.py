@@ -31,7 +31,7 @@ from ..world import units as world_units
 from ..world.fog import check_sight
 from ..world.metrics import AT_GOAL
 from ..world.presets import PRESETS
-from ..world.world import MAX_EVENTS, clash, in_the_way
+from ..world.world import MAX_EVENTS
 from .protocol import buffer, check_keys
 
 MAX_UNITS = 256
@@ -259,16 +259,10 @@ class WorldSession:
                 raise BadInput(f"{field} needs a start [x, y, heading]", f"{field}.start")
             lone = len(raw) == 1
             x, y, h = self.point(u["start"], f"{field}.start", spec.width, lone=lone)
-            other = clash([(v.id, v.spec.width, v.x, v.y) for v in w.units]
-                          + [(s.id, s.width, p.x, p.y) for s, p, _ in new], spec.width, x, y)
-            if other is not None:
+            fault = w.placing_fault(spec.width, x, y, [(s.id, s.width, p.x, p.y) for s, p, _ in new])
+            if fault is not None:
                 where = "" if lone else f"{field}.start ({x:g}, {y:g}): "
-                raise BadInput(f"{where}a body {spec.width:g} wide overlaps unit {other!r} there", f"{field}.start")
-            other = in_the_way(w.units, spec.width, x, y, w.dt)
-            if other is not None:
-                where = "" if lone else f"{field}.start ({x:g}, {y:g}): "
-                raise BadInput(f"{where}unit {other!r} is driving there and could not stop short of a body "
-                               f"{spec.width:g} wide", f"{field}.start")
+                raise BadInput(f"{where}{fault}", f"{field}.start")
             orders = []
             if u.get("goal") is not None:
                 orders.append(Order(OrderKind.MOVE, (self.point(u["goal"], f"{field}.goal", spec.width),)))

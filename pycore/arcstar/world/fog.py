@@ -53,21 +53,24 @@ MAX_EXPANSIONS = 2_000_000
 DIRECTIONAL_TURNING = "backup"
 
 
+def stop_of(spec: UnitSpec) -> float:
+    """How far (tiles) a unit runs braking from its top speed."""
+    return spec.speed ** 2 / (2.0 * spec.brake_rate)
+
+
 def sight_of(spec: UnitSpec) -> float:
     """How far (tiles) a unit sees in fog: its ``sight``, or as far as it needs to stop from its
     top speed plus a tile and a half if that is farther (to the half tile)."""
-    return max(spec.sight, round(2.0 * (spec.speed ** 2 / (2.0 * spec.brake_rate) + 1.5)) / 2.0)
+    return max(spec.sight, round(2.0 * (stop_of(spec) + 1.5)) / 2.0)
 
 
 def check_sight(spec: UnitSpec) -> None:
     """Refuse (``BadInput`` naming ``braking``) a unit that would have to see farther than
     ``MAX_SIGHT`` to stop short of a wall it has not seen (a fast unit that brakes weakly)."""
-    need = sight_of(spec)
-    if need > MAX_SIGHT:
-        stop = spec.speed ** 2 / (2.0 * spec.brake_rate)
+    if sight_of(spec) > MAX_SIGHT:
         raise BadInput(f"under fog a unit must see as far as it needs to stop, plus 1.5 tiles, and sees at most "
                        f"{MAX_SIGHT:g}: at {spec.speed:g} tiles/s braking {spec.brake_rate:g} tiles/s^2 it needs "
-                       f"{stop:g} tiles to stop; give it a lower speed or stronger braking", "braking")
+                       f"{stop_of(spec):g} tiles to stop; give it a lower speed or stronger braking", "braking")
 
 
 def sight_rays(sight: float) -> tuple[np.ndarray, np.ndarray]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import random
-from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import replace
@@ -102,14 +101,9 @@ class World:
             raise BadInput(f"unit id {spec.id!r} is used already", "id")
         if self.fog is not None:
             check_sight(spec)
-        other = clash(((u.spec.id, u.spec.width, u.x, u.y) for u in self.units), spec.width, pose.x, pose.y)
-        if other is not None:
-            raise BadInput(f"({pose.x:g}, {pose.y:g}): a body {spec.width:g} wide overlaps unit {other!r} there",
-                           "start")
-        other = in_the_way(self.units, spec.width, pose.x, pose.y, self.dt)
-        if other is not None:
-            raise BadInput(f"({pose.x:g}, {pose.y:g}): unit {other!r} is driving there and could not stop short of "
-                           f"a body {spec.width:g} wide", "start")
+        fault = self.placing_fault(spec.width, pose.x, pose.y)
+        if fault is not None:
+            raise BadInput(f"({pose.x:g}, {pose.y:g}): {fault}", "start")
         unit = UnitState(spec, pose.x, pose.y, pose.heading)
         for o in orders:
             if o.at is not None:
@@ -127,6 +121,21 @@ class World:
         self._pad = None
         self.avoider.changed(self)
         return unit
+
+    def placing_fault(self, width: float, x: float, y: float,
+                      also: Iterable[tuple[str, float, float, float]] = ()) -> str | None:
+        """Why a body ``width`` wide cannot be put at (x, y) now, in words without the place (the
+        caller names it), or None: it would overlap a unit, or one of ``also`` (id, width, x, y:
+        bodies about to be placed with it), by more than ``PLACE_OVERLAP``, or stand where a
+        moving unit could not stop short of it (``in_the_way``)."""
+        bodies = [(u.spec.id, u.spec.width, u.x, u.y) for u in self.units]
+        other = clash([*bodies, *also], width, x, y)
+        if other is not None:
+            return f"a body {width:g} wide overlaps unit {other!r} there"
+        other = in_the_way(self.units, width, x, y, self.dt)
+        if other is not None:
+            return f"unit {other!r} is driving there and could not stop short of a body {width:g} wide"
+        return None
 
     def unit(self, uid: str) -> UnitState:
         """The unit with id ``uid`` (``BadInput`` naming ``id`` if there is none)."""
@@ -503,7 +512,7 @@ def in_the_way(units: Iterable[UnitState], width: float, x: float, y: float, dt:
             continue  # (a filter: no point of that stretch lies farther from it than its length)
         _, xy = m.points(SPACING)
         i0 = max(m.after(m.s) - 1, 0)
-        i1 = bisect_right(m.dists(), m.s + run)
+        i1 = m.after(m.s + run)
         for px, py in xy[i0:i1 + 1].tolist():
             if math.hypot(px - x, py - y) < near:
                 return u.spec.id
