@@ -49,6 +49,7 @@ it can get there, else it is left out, standing, with its status saying why.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -107,6 +108,18 @@ RING_AFTER = 3.0
 #: driven as planned (bodies a tile wide cannot stand on neighbouring tiles' centres, say), and
 #: one unit gives its orders up (``_futile``), as when no plan exists.
 FUTILE_ROUNDS = 3
+#: A unit the plan has wait on a tile for units still this many tiles off (by their plans and
+#: as the crow flies) may go first (``Cooperative._go_first``). At 8, units at doors of cars
+#: swapped places in a room and stood longer (a door's criterion lost); at 16 no door, swap,
+#: corridor or junction we run changes.
+FAR_BEHIND = 16
+#: Seconds before a unit refused the first place (``_go_first``) asks again: the units it waits
+#: for come no nearer faster than a few tiles a second, and asking costs a walk of its plan.
+CHECK_FIRST = 1.0
+#: The most units one unit goes first over at once (``_go_first``): those it would wait for on
+#: the tiles it shares with the first of them too (else a third, planned between the two, closes
+#: a ring), each far off.
+FIRST_OVER = 8
 
 
 def _stuck(u: UnitState) -> None:
@@ -169,6 +182,10 @@ class Cooperative(Avoider):
         self._job: Sliced[None] | None = None  # the round being planned, the world's ``plan_work`` a tick
         self.nearest: dict[str, tuple[Order, Tile]] = {}  # the target each unit's nearest order took
         self.left_out: set[str] = set()  # units the last round left out (``_starts``)
+        #: pairs of units (ids in order) whose order the driving changed (``_go_first``): the id
+        #: of the one that goes first, and the tiles where it does
+        self.first: dict[tuple[str, str], tuple[str, frozenset[Tile]]] = {}
+        self.refused: dict[str, float] = {}  # unit -> when it may ask to go first again (``_go_first``)
 
     @property
     def planning(self) -> bool:
@@ -378,6 +395,8 @@ class Cooperative(Avoider):
         self.settling = {}
         self.plans.clear()  # the last round's plans no longer hold: nobody waits on them
         self.by_tile.clear()
+        self.first.clear()
+        self.refused.clear()
         for u, start in self._starts(world):
             centre = (start[0] + 0.5, start[1] + 0.5, None)
             here = tile_of(u.x, u.y)
@@ -420,6 +439,8 @@ class Cooperative(Avoider):
         self.done = None
         self.plans.clear()
         self.by_tile.clear()
+        self.first.clear()
+        self.refused.clear()
         placed = self._starts(world)
         units, firsts = [u for u, _ in placed], [t for _, t in placed]
         wants = [self._want(world, u) for u in units]
@@ -605,7 +626,8 @@ class Cooperative(Avoider):
             k += 1
         plan.progress = k
         c = max(k, plan.cleared)
-        while c + 1 < len(plan.visits) and self._cleared(u.spec.id, plan.visits[c + 1]) and \
+        while c + 1 < len(plan.visits) and (self._cleared(u.spec.id, plan.visits[c + 1]) or (
+                c <= k + 1 and plan.want is not None and self._go_first(world, u.spec.id, plan.visits[c + 1]))) and \
                 self._needed(u.spec.id, plan, c):
             c += 1
         plan.cleared = c
@@ -652,9 +674,106 @@ class Cooperative(Avoider):
         centre of its first tile). Its own start tile it is on already."""
         return next(self._ahead_of(uid, visit), None) is None
 
-    def _ahead_of(self, uid: str, visit: tuple[Tile, int]) -> Iterator[str]:
-        """The units ``uid`` waits for before it enters ``visit``'s tile (``_cleared``)."""
+    def _ahead_of(self, uid: str, visit: tuple[Tile, int],
+                  first: dict[tuple[str, str], tuple[str, frozenset[Tile]]] | None = None,
+                  progress: dict[str, int] | None = None) -> Iterator[str]:
+        """The units ``uid`` waits for before it enters ``visit``'s tile (``_cleared``): those
+        planned there before it that have yet to reach it, but for the pairs whose order changed
+        (``first``). Given ``progress`` (a unit's visits reached, in place of the plans'), those
+        that have yet to leave it: ``_completes`` reads no bodies, and two units that each have
+        reached the other's next tile cannot pass."""
         tile, tick = visit
+        if first is None:
+            first = self.first
+        if not first and progress is None:  # (every unit every tick: the plain test alone)
+            for t, vid, k in self.by_tile.get(tile, ()):
+                if t < tick and vid != uid and (t >= 0 or tick > 0) and self.plans[vid].progress < k:
+                    yield vid
+            return
         for t, vid, k in self.by_tile.get(tile, ()):
-            if t < tick and vid != uid and (t >= 0 or tick > 0) and self.plans[vid].progress < k:
+            if vid == uid or (self.plans[vid].progress >= k if progress is None else progress[vid] > k):
+                continue
+            before = t < tick and (t >= 0 or tick > 0)
+            went = first.get((uid, vid) if uid < vid else (vid, uid)) if first else None
+            if went is not None and tile in went[1]:
+                if went[0] == vid:
+                    yield vid
+            elif before:
                 yield vid
+
+    def _go_first(self, world: World, uid: str, visit: tuple[Tile, int]) -> bool:
+        """Whether ``uid``, about to wait for ``visit``'s tile, goes first instead. The plan's
+        ticks drift from the driving over a long way (one move a tick for every unit: a car waited
+        82 s by the plan's order for a unit still 128 tiles off), so, as in a switchable action
+        dependency graph (Berndt et al. 2020), it goes first over every unit it would wait for
+        there that is still ``FAR_BEHIND`` tiles off (``_far``), on the tiles the two share from
+        there (``first``: one that went first on one tile and waited on the next would meet the
+        other head-on in a corridor), and so over each unit it would wait for on those tiles too
+        (a third planned between the two would close a ring), all far off, at most
+        ``FIRST_OVER``, none of them a pair whose order changed before; not a unit whose plan
+        steps off its goal and back (``_needed`` times that). Taken only if every plan can still
+        be driven to its end (``_completes``); a unit refused asks again ``CHECK_FIRST`` seconds
+        later."""
+        now = world.time
+        if now < self.refused.get(uid, -math.inf):
+            return False
+        self.refused[uid] = now + CHECK_FIRST  # (forgotten below if it goes first)
+        mine = self.plans[uid]
+        if any(t == mine.goal for t, _ in mine.visits[max(mine.progress, 0):-1]):
+            return False
+        ahead = mine.visits[mine.progress + 1:]
+        start = next(i for i, v in enumerate(ahead) if v == visit)
+        todo = [(vid, start) for vid in self._ahead_of(uid, visit)]
+        first = dict(self.first)
+        seen: set[str] = set()
+        while todo:  # it goes first over each, on the tiles they share from where it waits for it
+            vid, at = todo.pop()
+            if vid in seen:
+                continue
+            seen.add(vid)
+            pair = (uid, vid) if uid < vid else (vid, uid)
+            if pair in self.first or len(seen) > FIRST_OVER or not self._far(world, vid, ahead[at][0]):
+                return False
+            theirs = {t for t, _ in self.plans[vid].visits[max(self.plans[vid].progress, 0):]}
+            stretch = set()
+            for i in range(at, len(ahead)):
+                if ahead[i][0] not in theirs:
+                    break
+                stretch.add(ahead[i][0])
+                todo += ((wid, i) for wid in self._ahead_of(uid, ahead[i]) if wid not in seen)
+            first[pair] = (uid, frozenset(stretch))
+        if not seen:
+            return False
+        if not self._completes(first):
+            return False
+        self.first = first
+        del self.refused[uid]
+        return True
+
+    def _far(self, world: World, vid: str, tile: Tile) -> bool:
+        """Whether ``vid`` is still ``FAR_BEHIND`` tiles or more short of ``tile``, by its plan
+        (its next visit there) and as the crow flies."""
+        plan, v = self.plans[vid], world.find(vid)
+        short = min((k for _t, w, k in self.by_tile.get(tile, ()) if w == vid and k > plan.progress), default=0)
+        return v is not None and short - max(plan.progress, 0) >= FAR_BEHIND and \
+            math.hypot(v.x - tile[0] - 0.5, v.y - tile[1] - 0.5) >= FAR_BEHIND
+
+    def _completes(self, first: dict[tuple[str, str], tuple[str, frozenset[Tile]]]) -> bool:
+        """Whether every plan can be driven to its end in tile order with the pairs' orders
+        ``first``: each unit goes on a visit at a time once every unit it waits for there has
+        left the tile (``_ahead_of``); a ring of waits leaves some short."""
+        plans = self.plans
+        progress = {uid: p.progress for uid, p in plans.items()}
+        waiting: dict[str, list[str]] = {}  # unit -> the units waiting for it to go on
+        todo = deque(plans)
+        while todo:
+            uid = todo.popleft()
+            visits = plans[uid].visits
+            while progress[uid] + 1 < len(visits):
+                by = next(self._ahead_of(uid, visits[progress[uid] + 1], first, progress), None)
+                if by is not None:
+                    waiting.setdefault(by, []).append(uid)
+                    break
+                progress[uid] += 1
+                todo.extend(waiting.pop(uid, ()))
+        return all(progress[uid] + 1 >= len(p.visits) for uid, p in plans.items())
