@@ -3,6 +3,7 @@ known map costs, its path is legal on that map (checked by reference code), and 
 slices, cancels and resumes like every search."""
 
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -222,3 +223,26 @@ def test_long_walks_where_sqrt2_sums_tie_in_the_last_bit(seed):
         tile = path[1]
         planner.move_to(tile)
         planner.update(reveal(true_map, known, tile, 5.0))
+
+
+def test_a_planner_on_a_large_map_keeps_one_float_per_step_cost_not_one_per_tile():
+    """Every unit under fog has a planner of its own, each with step-cost tables the size of the
+    map: with a float object per tile (24 bytes, beside the list's 8 a slot) 20 units on a
+    1024 x 1024 map took 2.2 GB. On 512 x 512 (262,000 tiles) the planner's four tables of
+    8-byte slots take about 8.4 MB; a float per tile would add 12.6 MB more (on 64-bit CPython;
+    half as much of both in Pyodide)."""
+    n = 512
+    rng = np.random.default_rng(3)
+    grid = np.where(rng.random((n, n)) < 0.2, WALL, GROUND).astype(np.uint8)
+    grid[1, 1] = grid[n - 2, n - 2] = GROUND
+    known = arcstar.TileMap(grid)
+    IncrementalPlanner(known, (1, 1), (n - 2, n - 2), GridOptions())  # what planners share, made once
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        planner = IncrementalPlanner(known, (1, 1), (n - 2, n - 2), GridOptions())
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert planner.plan() is not None
+    assert held < 14e6, f"{held / 1e6:.1f} MB"

@@ -69,6 +69,14 @@ def _tile_arg(value: object, tilemap: TileMap, field: str) -> Tile:
     return x, y
 
 
+def _interned(values: Iterable[float]) -> list[float]:
+    """``values`` as a list in which equal floats are one object. A map has a few step costs, but
+    the graph's tables hold a float object apiece: kept by every unit's planner under fog, they
+    made 20 units on a 1024 x 1024 map take 2.2 GB."""
+    one: dict[float, float] = {}
+    return [one.setdefault(v, v) for v in values]
+
+
 class IncrementalPlanner(SteppedSearch):
     """D* Lite from ``goal`` to a moving ``start`` over the known map ``known`` (a ``TileMap``
     the caller edits, then names the edited tiles in ``update``).
@@ -118,8 +126,8 @@ class IncrementalPlanner(SteppedSearch):
     def _build(self, graph: GridGraph) -> None:
         """Fresh search state over ``graph`` (a snapshot of the known map)."""
         self._passable = bytearray(graph.passable)
-        self._sc = list(graph.straight_cost)
-        self._dc = list(graph.diagonal_cost)
+        self._sc = _interned(graph.straight_cost)
+        self._dc = _interned(graph.diagonal_cost)
         self._min_cost = graph.min_cost
         self._hs, self._hextra = heuristic_constants(graph)
         n = graph.node_count
