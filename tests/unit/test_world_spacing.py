@@ -7,7 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from arcstar.world import presets, read_scenario, spacing
+import arcstar
+from arcstar.geometry.primitives import Line, Path, Pose
+from arcstar.world import Avoidance, Mover, World, presets, read_scenario, spacing, unit_of_kind
 
 
 def standing_over_all(u, others, near, dt, dist, xy, i0, i1, i2, standoff):
@@ -63,10 +65,13 @@ def crossing_over_all(u, j, way, longer, ahead, dists, times, clear, turns):
     goes second if it can stop. Then the first
     such point against j's way read a stopping distance of u's further (``longer``), if that
     comes sooner. None if j does not go first (and when j is behind u in its lane, less than
-    ``clear`` to its side, going its way, unless j brakes weakly)."""
-    forward, rel = np.array([math.cos(u.heading), math.sin(u.heading)]), np.array([j.x - u.x, j.y - u.y])
+    ``clear`` to its side, going its way, unless j brakes weakly; behind and ways as the units
+    move, a unit backing up the way its tail faces)."""
+    # the ways the two move: backing up, a unit moves the way its tail faces
+    ug, jg = u.mover.gear, j.mover.gear
+    forward, rel = ug * np.array([math.cos(u.heading), math.sin(u.heading)]), np.array([j.x - u.x, j.y - u.y])
     along, across = float(forward @ rel), float(forward[0] * rel[1] - forward[1] * rel[0])
-    if along < 0.0 and abs(across) < clear and math.cos(u.heading - j.heading) > 0.0 and not weak_over_all(j):
+    if along < 0.0 and abs(across) < clear and ug * jg * math.cos(u.heading - j.heading) > 0.0 and not weak_over_all(j):
         return None
     if way is None:
         return None
@@ -260,3 +265,25 @@ def test_a_turn_at_a_crossing_is_kept_while_the_units_cross_and_forgotten_once_t
     assert not w.turns.settled()
     assert all(u.arrived is not None for u in w.units)
     assert deepest_overlap([u.samples for u in w.units], [u.spec.width for u in w.units]) <= 0.05
+
+
+@pytest.mark.parametrize("backing", [True, False])
+@pytest.mark.parametrize("gap, side, tank_speed, person_speed",
+                         [(2.0, 0.0, 0.5, 0.5), (2.0, 0.2, 0.5, 0.5), (3.0, 0.0, 0.5, 1.4), (3.0, 0.2, 0.5, 1.4)])
+def test_of_a_tank_and_a_person_running_at_each_other_one_is_held(backing, gap, side, tank_speed, person_speed):
+    """A tank backs up (or drives, facing the other way) towards a person walking at it, a few
+    tiles apart: one of the two must be held. Read by its heading, the backing tank took the
+    person for a unit behind it going its way (one it need not mind) while the person went first,
+    and the tank backed 0.21 tile into it (a crowd of 60 on a Moving AI arena)."""
+    rows = ["#" * 30] + ["#" + "." * 28 + "#" for _ in range(7)] + ["#" * 30]
+    world = World(arcstar.parse_ascii("\n".join(rows)).map, seed=1, avoidance=Avoidance.PINTER)
+    heading = 0.0 if backing else math.pi
+    tank = world.add(unit_of_kind("tank", "tank"), Pose(15.5, 4.5, heading))
+    person = world.add(unit_of_kind("person", "person"), Pose(15.5 - gap, 4.5 + side, 0.0))
+    tank.mover = Mover(Path((Line(15.5, 4.5, heading, 8.0, -1 if backing else 1),)), tank.spec, heading, (),
+                       speed=tank_speed)
+    person.mover = Mover(Path((Line(15.5 - gap, 4.5 + side, 0.0, 10.0),)), person.spec, 0.0, (), speed=person_speed)
+    tank.speed, person.speed = -tank_speed if backing else tank_speed, person_speed
+    near = spacing.Neighbours(world.units, spacing.reach_pad(world.units, world.dt))
+    held = [spacing.room(u, near, world.dt) for u in (tank, person)]
+    assert min(r for r, _ in held) < math.inf, held

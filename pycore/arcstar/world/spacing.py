@@ -212,8 +212,9 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     # moving, within reach of their own way as ``_crossing`` reads it (``far_of``).
     x, y = u.x, u.y
     fixed = far + SPACING + half  # + j's half width + MARGIN: where the bodies touch
-    # (unit, how far its way reaches (far_of) when it moves at VMIN or faster (else -1), half width)
-    others: list[tuple[UnitState, float, float]] = []
+    # (unit, how far its way reaches (far_of) when it moves at VMIN or faster (else -1), half
+    # width, its gear: 1 forward, -1 backing up, 0 standing or slower)
+    others: list[tuple[UnitState, float, float, int]] = []
     for _, j, jhalf in near.around(x, y, far + half + near.pad):
         if j is u:
             continue
@@ -226,11 +227,11 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
             jreach = jv * jv / jm.brake_rate + (jv + jm.accel_rate * dt) * dt + 1.0
             lim = touch + (STANDOFF if STANDOFF > jreach + SPACING else jreach + SPACING)
             if dd < lim * lim:
-                others.append((j, jreach, jhalf))
+                others.append((j, jreach, jhalf, jm.gear))
         else:
             lim = touch + STANDOFF
             if dd < lim * lim:
-                others.append((j, -1.0, jhalf))
+                others.append((j, -1.0, jhalf, 0))
     if not others:
         return math.inf, None
     ds = m.dists()
@@ -249,7 +250,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     # bounding box can take no part in them.
     still: list[UnitState] = []
     moving: list[UnitState] = []
-    for j, jreach, jhalf in others:
+    for j, jreach, jhalf, jgear in others:
         jx, jy = j.x, j.y
         off = off_box(box, jx, jy)
         if off < half + jhalf + MARGIN + STANDOFF:
@@ -257,10 +258,13 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
         # its way's points lie within its reach (and a point) of it: farther off, its box need not
         # be made; nor for a unit behind this one in its lane going its way (it cannot pass this
         # body, and minds it: ``_crossing``), unless it brakes weakly (``_unstoppable``: it may
-        # not be able to). One beside it is checked: merging, each may time itself first.
+        # not be able to). One beside it is checked: merging, each may time itself first. Ways
+        # are the ways the units move: a unit backing up goes the way its tail faces (read by
+        # its heading, a tank backing into a person walking at it took the person for one
+        # behind it going its way, and ran 0.21 tile into it).
         if jreach >= 0.0 and off < jreach + SPACING + JOINT_SLACK + half + jhalf + MARGIN and \
-                not (math.cos(u.heading - j.heading) > 0.0 and _in_lane_behind(u, jx - x, jy - y, half + jhalf + MARGIN)
-                     and not weak(j.mover)) and \
+                not (m.gear * jgear * math.cos(u.heading - j.heading) > 0.0
+                     and _in_lane_behind(u, jx - x, jy - y, half + jhalf + MARGIN) and not weak(j.mover)) and \
                 boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN):
             moving.append(j)
     best, who = math.inf, None
@@ -280,9 +284,11 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
 
 
 def _in_lane_behind(u: UnitState, dx: float, dy: float, lane: float) -> bool:
-    """Whether the point (dx, dy) from unit ``u`` lies behind it and less than ``lane`` to its
-    side (a body there driving u's way would run into u's)."""
-    c, s = math.cos(u.heading), math.sin(u.heading)
+    """Whether the point (dx, dy) from unit ``u`` lies behind it, as it moves (backing up: ahead
+    of its heading), and less than ``lane`` to its side (a body there driving u's way would run
+    into u's)."""
+    g = u.mover.gear if u.mover is not None else 1
+    c, s = g * math.cos(u.heading), g * math.sin(u.heading)
     return c * dx + s * dy < 0.0 and -lane < c * dy - s * dx < lane
 
 
