@@ -149,6 +149,26 @@ def test_a_unit_goes_first_over_a_third_on_the_shared_tiles_only_if_it_too_is_fa
     else:
         assert plan.first == {} and sorted(waits_for(plan, "a", 3)) == ["b", "d"]
 
+
+def test_going_first_again_over_the_same_unit_adds_the_tiles():
+    """a goes first over b, far off, on row 0; later it would wait for b again where their ways
+    cross on row 2, b still far off: it goes first there too, on both stretches."""
+    far = FAR_BEHIND + 4
+    a = ([(9, 0), (10, 0), (11, 0), (11, 1), (11, 2), (10, 2), (9, 2), (8, 2), (7, 2), (6, 2)],
+         list(range(40, 50)))
+    b = ([*row(10 + far, 8, 0), (8, 1), (8, 2), (8, 3)], list(range(0, far + 6)))
+    plan = planned({"a": a, "b": b})
+    world = Where({"a": at((9, 0)), "b": at((10 + far, 0))})
+    assert plan._go_first(world, "a", plan.plans["a"].visits[1])
+    assert plan.first[("a", "b")] == ("a", frozenset({(10, 0), (11, 0)}))
+    plan.plans["a"].progress = 6  # on (9, 2), about to wait for b on (8, 2)
+    world.time = 2.0
+    assert waits_for(plan, "a", 7) == ["b"]
+    assert plan._go_first(world, "a", plan.plans["a"].visits[7])
+    assert plan.first[("a", "b")] == ("a", frozenset({(10, 0), (11, 0), (8, 2)}))
+    k = next(i for i, (t, _) in enumerate(plan.plans["b"].visits) if t == (8, 2))
+    assert waits_for(plan, "b", k) == ["a"]
+
 @pytest.mark.parametrize("whole", [True, False])
 def test_completes_finds_two_units_that_would_meet_head_on(whole):
     """a and b share two tiles, met from either side, b first on both as planned. a first on

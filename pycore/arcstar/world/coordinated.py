@@ -710,7 +710,8 @@ class Cooperative(Avoider):
         there (``first``: one that went first on one tile and waited on the next would meet the
         other head-on in a corridor), and so over each unit it would wait for on those tiles too
         (a third planned between the two would close a ring), all far off, at most
-        ``FIRST_OVER``, none of them a pair whose order changed before; not a unit whose plan
+        ``FIRST_OVER``, none of them one that went first over it before (going first again over
+        the same unit adds the tiles to those it goes first on); not a unit whose plan
         steps off its goal and back (``_needed`` times that). Taken only if every plan can still
         be driven to its end (``_completes``); a unit refused asks again ``CHECK_FIRST`` seconds
         later."""
@@ -732,10 +733,12 @@ class Cooperative(Avoider):
                 continue
             seen.add(vid)
             pair = (uid, vid) if uid < vid else (vid, uid)
-            if pair in self.first or len(seen) > FIRST_OVER or not self._far(world, vid, ahead[at][0]):
+            went = self.first.get(pair)
+            if (went is not None and went[0] != uid) or len(seen) > FIRST_OVER or \
+                    not self._far(world, vid, ahead[at][0]):
                 return False
             theirs = {t for t, _ in self.plans[vid].visits[max(self.plans[vid].progress, 0):]}
-            stretch = set()
+            stretch = set() if went is None else set(went[1])  # (first there already: here too)
             for i in range(at, len(ahead)):
                 if ahead[i][0] not in theirs:
                     break
