@@ -393,10 +393,7 @@ class Cooperative(Avoider):
         straight line, within its own tile), so that the round plans from units on tile centres
         (none holds another's tile, and followers may close up). Returns whether any goes."""
         self.settling = {}
-        self.plans.clear()  # the last round's plans no longer hold: nobody waits on them
-        self.by_tile.clear()
-        self.first.clear()
-        self.refused.clear()
+        self._drop_plans()  # the last round's plans no longer hold: nobody waits on them
         for u, start in self._starts(world):
             centre = (start[0] + 0.5, start[1] + 0.5, None)
             here = tile_of(u.x, u.y)
@@ -413,6 +410,13 @@ class Cooperative(Avoider):
             return False
         self.settle_until = now + SETTLE_TIME
         return True
+
+    def _drop_plans(self) -> None:
+        """Forget the round's plans, and with them the orders the driving changed."""
+        self.plans.clear()
+        self.by_tile.clear()
+        self.first.clear()
+        self.refused.clear()
 
     def _starts(self, world: World) -> list[tuple[UnitState, Tile]]:
         """``starts.starts`` for this plan's units; a unit left with no tile of its own is left out,
@@ -437,10 +441,7 @@ class Cooperative(Avoider):
         self.bodies.clear()
         self.ring_since.clear()
         self.done = None
-        self.plans.clear()
-        self.by_tile.clear()
-        self.first.clear()
-        self.refused.clear()
+        self._drop_plans()
         placed = self._starts(world)
         units, firsts = [u for u, _ in placed], [t for _, t in placed]
         wants = [self._want(world, u) for u in units]

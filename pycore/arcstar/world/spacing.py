@@ -264,7 +264,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
         # behind it going its way, and ran 0.21 tile into it).
         if jreach >= 0.0 and off < jreach + SPACING + JOINT_SLACK + half + jhalf + MARGIN and \
                 not (m.gear * jgear * math.cos(u.heading - j.heading) > 0.0
-                     and _in_lane_behind(u, jx - x, jy - y, half + jhalf + MARGIN) and not weak(j.mover)) and \
+                     and _in_lane_behind(u, m.gear, jx - x, jy - y, half + jhalf + MARGIN) and not weak(j.mover)) and \
                 boxes_near(box, near.way_box(j, dt), half + jhalf + MARGIN):
             moving.append(j)
     best, who = math.inf, None
@@ -283,12 +283,11 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
     return best, who
 
 
-def _in_lane_behind(u: UnitState, dx: float, dy: float, lane: float) -> bool:
-    """Whether the point (dx, dy) from unit ``u`` lies behind it, as it moves (backing up: ahead
-    of its heading), and less than ``lane`` to its side (a body there driving u's way would run
-    into u's)."""
-    g = u.mover.gear if u.mover is not None else 1
-    c, s = g * math.cos(u.heading), g * math.sin(u.heading)
+def _in_lane_behind(u: UnitState, gear: int, dx: float, dy: float, lane: float) -> bool:
+    """Whether the point (dx, dy) from unit ``u`` lies behind it, as it moves in ``gear`` (-1,
+    backing up: ahead of its heading), and less than ``lane`` to its side (a body there driving
+    u's way would run into u's)."""
+    c, s = gear * math.cos(u.heading), gear * math.sin(u.heading)
     return c * dx + s * dy < 0.0 and -lane < c * dy - s * dx < lane
 
 
