@@ -521,7 +521,7 @@ def test_a_cooperative_plan_gives_a_tank_two_ticks_on_each_corner_and_a_person_o
     stands = {u["id"]: [] for u in units}
     while w.busy and w.time < sc.duration:
         w.step()
-        for uid, plan in w.avoider.plans.items():
+        for uid, plan in w.avoider.driving.plans.items():
             v = plan.visits
             stands[uid] += [tc - tb - 1 for (a, _), (b, tb), (c, tc) in zip(v, v[1:], v[2:])
                             if (b[0] - a[0], b[1] - a[1]) != (c[0] - b[0], c[1] - b[1])]

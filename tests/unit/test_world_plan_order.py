@@ -1,5 +1,5 @@
 """The order in which a cooperative plan's units take a tile, changed while they drive
-(``coordinated.Cooperative._go_first``): a unit the plan has wait for one still far off goes first,
+(``tile_order.TileOrder.go_first``): a unit the plan has wait for one still far off goes first,
 unless the new order would make a ring of waits, the other is near, or the unit would end its
 plan on the other's way. Hand-made plans on a row of tiles, with the units where the checks read
 them; then a run on a map with long ways, checked from its samples alone."""
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from arcstar.world import read_scenario
-from arcstar.world.coordinated import FAR_BEHIND, Cooperative, Schedule
+from arcstar.world.tile_order import FAR_BEHIND, Schedule, TileOrder
 from worldcheck import check_trajectory, deepest_overlap, longest_stuck
 
 
@@ -22,7 +22,7 @@ class Body:
 
 @dataclass
 class Where:
-    """What ``_go_first`` reads of the world: the time and where each unit is."""
+    """What ``go_first`` reads of the world: the time and where each unit is."""
 
     bodies: dict[str, Body]
     time: float = 0.0
@@ -37,10 +37,10 @@ def row(x0: int, x1: int, y: int = 0) -> list[tuple[int, int]]:
     return [(x, y) for x in range(x0, x1 + step, step)]
 
 
-def planned(plans: dict[str, tuple[list[tuple[int, int]], list[int]]]) -> Cooperative:
+def planned(plans: dict[str, tuple[list[tuple[int, int]], list[int]]]) -> TileOrder:
     """A plan with each unit's tiles and the tick it enters each, its tiles in by_tile as a round
     leaves them; every unit on its first tile, its goal the last."""
-    c = Cooperative(members=set(plans))
+    c = TileOrder()
     for uid, (tiles, ticks) in plans.items():
         visits = list(zip(tiles, ticks, strict=True))
         c.plans[uid] = Schedule(visits, tiles[-1], tiles[-1])
@@ -53,8 +53,8 @@ def at(tile: tuple[int, int]) -> Body:
     return Body(tile[0] + 0.5, tile[1] + 0.5)
 
 
-def waits_for(c: Cooperative, uid: str, k: int) -> list[str]:
-    return list(c._ahead_of(uid, c.plans[uid].visits[k]))
+def waits_for(c: TileOrder, uid: str, k: int) -> list[str]:
+    return list(c.ahead_of(uid, c.plans[uid].visits[k]))
 
 
 def test_a_unit_goes_first_over_one_far_off_and_the_other_then_waits_for_it():
@@ -67,7 +67,7 @@ def test_a_unit_goes_first_over_one_far_off_and_the_other_then_waits_for_it():
     c = planned({"a": a, "b": b})
     world = Where({"a": at((9, 0)), "b": at((10 + far, 0))})
     assert waits_for(c, "a", 1) == ["b"] and waits_for(c, "a", 2) == ["b"]
-    assert c._go_first(world, "a", c.plans["a"].visits[1])
+    assert c.go_first(world, "a", c.plans["a"].visits[1])
     assert waits_for(c, "a", 1) == [] and waits_for(c, "a", 2) == []
     assert c.first == {("a", "b"): ("a", frozenset({(10, 0), (11, 0)}))}
     k = next(i for i, (t, _) in enumerate(c.plans["b"].visits) if t == (11, 0))
@@ -82,7 +82,7 @@ def test_a_unit_waits_for_one_near_as_planned():
     a = ([(9, 0), (10, 0), (11, 0), (11, 1), (11, 2)], [40, 41, 42, 43, 44])
     c = planned({"a": a, "b": (row(10 + near, 0), list(range(0, near + 11)))})
     world = Where({"a": at((9, 0)), "b": at((10 + near, 0))})
-    assert not c._go_first(world, "a", c.plans["a"].visits[1])
+    assert not c.go_first(world, "a", c.plans["a"].visits[1])
     assert waits_for(c, "a", 1) == ["b"]
 
 
@@ -91,10 +91,10 @@ def test_a_unit_never_goes_first_to_end_its_plan_on_the_others_way():
     far = FAR_BEHIND + 4
     c = planned({"a": (row(9, 12), list(range(40, 44))), "b": (row(10 + far, 0), list(range(0, far + 11)))})
     world = Where({"a": at((9, 0)), "b": at((10 + far, 0))})
-    assert not c._go_first(world, "a", c.plans["a"].visits[1])
+    assert not c.go_first(world, "a", c.plans["a"].visits[1])
 
 
-def ring_plans(with_c: bool) -> tuple[Cooperative, Where]:
+def ring_plans(with_c: bool) -> tuple[TileOrder, Where]:
     """b, far off east on row 1, is planned through Z = (11, 1) and X = (10, 1) first; a, at
     (9, 1), through X and then Y = (10, 2); c (with ``with_c``) through Z after b and then Y
     before a. With a first at X, b would wait on Z for a to leave X, a for c to leave Y and c
@@ -112,19 +112,19 @@ def ring_plans(with_c: bool) -> tuple[Cooperative, Where]:
 
 def test_an_order_that_would_close_a_ring_of_waits_is_refused():
     plan, world = ring_plans(with_c=True)
-    assert plan._completes({})  # the plans as made can be driven to their end
+    assert plan.completes({})  # the plans as made can be driven to their end
     assert waits_for(plan, "a", 1) == ["b"]
-    assert not plan._go_first(world, "a", plan.plans["a"].visits[1])
+    assert not plan.go_first(world, "a", plan.plans["a"].visits[1])
     assert waits_for(plan, "a", 1) == ["b"] and plan.first == {}
-    assert not plan._go_first(world, "a", plan.plans["a"].visits[1])  # not asked again so soon
+    assert not plan.go_first(world, "a", plan.plans["a"].visits[1])  # not asked again so soon
     world.time = 1.0
     plan.plans["c"].progress = 3  # c went by: no ring left
-    assert plan._go_first(world, "a", plan.plans["a"].visits[1])
+    assert plan.go_first(world, "a", plan.plans["a"].visits[1])
 
 
 def test_without_the_third_unit_the_same_order_is_taken():
     plan, world = ring_plans(with_c=False)
-    assert plan._go_first(world, "a", plan.plans["a"].visits[1])
+    assert plan.go_first(world, "a", plan.plans["a"].visits[1])
     assert waits_for(plan, "a", 1) == []
 
 
@@ -141,7 +141,7 @@ def test_a_unit_goes_first_over_a_third_on_the_shared_tiles_only_if_it_too_is_fa
     plan = planned({"a": a, "b": b, "d": d})
     world = Where({"a": at((9, 5)), "b": at((14 + far, 5)), "d": at((12, 5 - d_off))})
     assert waits_for(plan, "a", 1) == ["b"] and sorted(waits_for(plan, "a", 3)) == ["b", "d"]
-    went = plan._go_first(world, "a", plan.plans["a"].visits[1])
+    went = plan.go_first(world, "a", plan.plans["a"].visits[1])
     assert went is (d_off > FAR_BEHIND)
     if went:
         assert set(plan.first) == {("a", "b"), ("a", "d")} and waits_for(plan, "a", 3) == []
@@ -159,12 +159,12 @@ def test_going_first_again_over_the_same_unit_adds_the_tiles():
     b = ([*row(10 + far, 8, 0), (8, 1), (8, 2), (8, 3)], list(range(0, far + 6)))
     plan = planned({"a": a, "b": b})
     world = Where({"a": at((9, 0)), "b": at((10 + far, 0))})
-    assert plan._go_first(world, "a", plan.plans["a"].visits[1])
+    assert plan.go_first(world, "a", plan.plans["a"].visits[1])
     assert plan.first[("a", "b")] == ("a", frozenset({(10, 0), (11, 0)}))
     plan.plans["a"].progress = 6  # on (9, 2), about to wait for b on (8, 2)
     world.time = 2.0
     assert waits_for(plan, "a", 7) == ["b"]
-    assert plan._go_first(world, "a", plan.plans["a"].visits[7])
+    assert plan.go_first(world, "a", plan.plans["a"].visits[7])
     assert plan.first[("a", "b")] == ("a", frozenset({(10, 0), (11, 0), (8, 2)}))
     k = next(i for i, (t, _) in enumerate(plan.plans["b"].visits) if t == (8, 2))
     assert waits_for(plan, "b", k) == ["a"]
@@ -176,9 +176,9 @@ def test_completes_finds_two_units_that_would_meet_head_on(whole):
     a = ([(0, 0), (1, 0), (2, 0), (3, 0)], [5, 6, 7, 8])
     b = ([(3, 1), (2, 0), (1, 0), (0, 1)], [0, 1, 2, 3])
     plan = planned({"a": a, "b": b})
-    assert plan._completes({})
+    assert plan.completes({})
     tiles = {(1, 0), (2, 0)} if whole else {(1, 0)}
-    assert plan._completes({("a", "b"): ("a", frozenset(tiles))}) is whole
+    assert plan.completes({("a", "b"): ("a", frozenset(tiles))}) is whole
 
 
 def test_a_car_does_not_wait_at_a_crossing_for_a_person_still_far_off():

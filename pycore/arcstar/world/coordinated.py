@@ -18,17 +18,12 @@ every plan starts from standing units on centres; and again if units end short o
 (at most ``MAX_ROUNDS`` times without progress), or if nobody reaches a planned tile for
 ``STALLED`` seconds.
 
-Driving (an action dependency graph, after Hoenig et al. 2019): each unit follows its tiles'
-centres as a polyline (pivoting at corners, so turning radii are not kept: the price of the
-guarantee; a unit that can reverse backs along a short run behind it, ``orders.REVERSE_MOST``,
-rather than turning round on the spot) and may drive into a tile only when every other unit
-planned there earlier has reached that tile's centre (a unit that started off its tile holds the tiles its body covers
-until it reaches the centre of its first). A unit waits only for units planned to be there
-earlier, or for one leaving the tile in the same tick, and such same-tick chains never close
-into a ring (no rotations), so nobody waits in a circle by the plan; ``spacing`` keeps the
-bodies apart meanwhile, and where a body holds a unit that the plan has it wait for (ways to
-first centres that cross), the round is planned again (``RING_AFTER``). A unit resting on its
-goal that the plan has step aside leaves only when the unit it makes way for is near.
+Driving: each unit follows its tiles' centres as a polyline (pivoting at corners, so turning
+radii are not kept: the price of the guarantee; a unit that can reverse backs along a short run
+behind it, ``orders.REVERSE_MOST``, rather than turning round on the spot), in tile order
+(``tile_order``: nobody waits in a circle by the plan, and a unit the plan has wait for units
+still far off goes first); ``spacing`` keeps the bodies apart meanwhile, and where a body holds
+a unit that the plan has wait for it, the round is planned again.
 
 Under fog, units plan on what their teams know (one plan for several teams: what any of them has
 seen; unknown tiles open) and plan again when a wall they learn lies on a plan.
@@ -49,9 +44,6 @@ it can get there, else it is left out, standing, with its status saying why.
 from __future__ import annotations
 
 import math
-from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..collision.swept import swept_line_clear
@@ -68,6 +60,7 @@ from .rounds import MAX_TICKS, STALL, WINDOW, apart, best_order, first_reached, 
 from .spacing import MARGIN
 from .starts import OFF_CENTRE, passes_bodies, settle_route, starts
 from .state import UnitStatus
+from .tile_order import TileOrder
 
 if TYPE_CHECKING:
     from .state import Host as World
@@ -95,58 +88,17 @@ ORDERS_UP_TO = 40
 #: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
 #: the round is planned again (a plan step takes a person under a second, a tank a few).
 STALLED = 8.0
-#: How many units resting on their goals, each stepping aside for the next, ``_needed`` follows
-#: (a few: such chains are short, and each link is a wait on something planned earlier).
-CHAIN = 4
-#: Seconds a unit may stand held by a body that waits, by the plan, for it (a ring the plan's
-#: order cannot see: ways to first centres that cross where bodies stand) before the round is
-#: planned again. Such rings last for good; shorter ones undo themselves (a unit pivoting in
-#: place, one braking): at 1 s, tank doors re-planned for those and stood longer.
-RING_AFTER = 3.0
 #: Rounds in a row planned again because units stood (``STALLED``, ``RING_AFTER``) with none of
 #: them nearer its goal than at any round before (the tiles left, summed): the plans are not
 #: driven as planned (bodies a tile wide cannot stand on neighbouring tiles' centres, say), and
 #: one unit gives its orders up (``_futile``), as when no plan exists.
 FUTILE_ROUNDS = 3
-#: A unit the plan has wait on a tile for units still this many tiles off (by their plans and
-#: as the crow flies) may go first (``Cooperative._go_first``). At 8, units at doors of cars
-#: swapped places in a room and stood longer (a door's criterion lost); at 16 no door, swap,
-#: corridor or junction we run changes.
-FAR_BEHIND = 16
-#: Seconds before a unit refused the first place (``_go_first``) asks again: the units it waits
-#: for come no nearer faster than a few tiles a second, and asking costs a walk of its plan.
-CHECK_FIRST = 1.0
-#: The most units one unit goes first over at once (``_go_first``): those it would wait for on
-#: the tiles it shares with the first of them too (else a third, planned between the two, closes
-#: a ring), each far off.
-FIRST_OVER = 8
-
 
 def _stuck(u: UnitState) -> None:
     """``u`` gives up its orders where it stands: no plan brings it to its goal."""
     u.tell(UnitStatus.STUCK)
     u.order, u.arrived, u.resting = None, None, UnitStatus.STUCK
     u.queue.clear()
-
-
-@dataclass
-class Schedule:
-    """One unit's plan: the tiles it visits in order with the tick it enters each, the tile it
-    was given as its goal (``want``, or a free one near it when another unit has that one, or
-    its own when it has no order); ``progress`` the last visit whose centre it reached (-1: it
-    is still on its way to its first tile's centre, and holds the tiles its body covers). Its
-    route starts at visit ``start``, whose centre is ``lead`` tiles from where the unit stood,
-    so visit k's centre is ``lead + k - start`` along it. ``cleared``: the last visit it may
-    drive to (every unit planned on its tiles before it has gone on); it never goes back, as
-    progress never does, so ``room`` looks on from there."""
-
-    visits: list[tuple[Tile, int]]
-    goal: Tile
-    want: Tile | None
-    lead: float = 0.0
-    start: int = 0
-    progress: int = 0
-    cleared: int = -1
 
 
 class Cooperative(Avoider):
@@ -164,8 +116,7 @@ class Cooperative(Avoider):
         self.hand_back = hand_back
         self.handed_back = False
         self.dirty = True
-        self.plans: dict[str, Schedule] = {}
-        self.by_tile: dict[Tile, list[tuple[int, str, int]]] = {}
+        self.driving = TileOrder()  # the round's plans, driven in tile order
         self.settling: dict[str, Point] | None = None
         self.settle_until = -1.0
         self.rounds = 0
@@ -176,16 +127,9 @@ class Cooperative(Avoider):
         self.seen: tuple[int, int] = (0, -1)
         self.done: int | None = None  # the plans' progress summed, when it last changed
         self.active = 0.0
-        self.last_tick = -math.inf  # the time of the last tick (``before``)
-        self.bodies: dict[str, tuple[str, float]] = {}  # unit -> the body holding it, when
-        self.ring_since: dict[str, float] = {}
         self._job: Sliced[None] | None = None  # the round being planned, the world's ``plan_work`` a tick
         self.nearest: dict[str, tuple[Order, Tile]] = {}  # the target each unit's nearest order took
         self.left_out: set[str] = set()  # units the last round left out (``_starts``)
-        #: pairs of units (ids in order) whose order the driving changed (``_go_first``): the id
-        #: of the one that goes first, and the tiles where it does
-        self.first: dict[tuple[str, str], tuple[str, frozenset[Tile]]] = {}
-        self.refused: dict[str, float] = {}  # unit -> when it may ask to go first again (``_go_first``)
 
     @property
     def planning(self) -> bool:
@@ -207,48 +151,16 @@ class Cooperative(Avoider):
 
     def held(self, world: World, u: UnitState, by: UnitState | None, now: float) -> None:
         """Held units wait: the plan orders who goes first. But a unit held by a standing body
-        that waits for it (by the plan's order, or held by its body in turn, or through others
-        so) would wait for good: after ``RING_AFTER`` the round is planned again from there."""
-        uid = u.spec.id
-        if by is None or by.speed != 0.0 or by.spec.id not in self.plans:
-            self.bodies.pop(uid, None)
-            self.ring_since.pop(uid, None)
-            return
-        self.bodies[uid] = (by.spec.id, now)
-        if not self._waits_for(by.spec.id, uid, now):
-            self.ring_since.pop(uid, None)
-            return
-        if now - self.ring_since.setdefault(uid, now) >= RING_AFTER:
+        that waits for it would wait for good: the round is planned again (``TileOrder.held``)."""
+        if self.driving.held(u.spec.id, by.spec.id if by is not None and by.speed == 0.0 else None, now):
             self.dirty = self.restart = True
-
-    def _waits_for(self, start: str, uid: str, now: float) -> bool:
-        """Whether ``start`` stands waiting for ``uid``: held by its body, or at the last centre
-        its plan lets it reach with ``uid`` planned on the next tile before it, or so through
-        other units that wait."""
-        seen, todo = {start}, [start]
-        while todo:
-            vid = todo.pop()
-            nxt: list[str] = []
-            body = self.bodies.get(vid)
-            if body is not None and body[1] >= now - 1e-9:
-                nxt.append(body[0])
-            plan = self.plans.get(vid)
-            if plan is not None and plan.progress >= plan.cleared and plan.cleared + 1 < len(plan.visits):
-                nxt += self._ahead_of(vid, plan.visits[plan.cleared + 1])
-            for w in nxt:
-                if w == uid:
-                    return True
-                if w not in seen:
-                    seen.add(w)
-                    todo.append(w)
-        return False
 
     def keeps(self, u: UnitState) -> tuple[bool, float]:
         """No standoff (the plan orders who goes first), and no margin on the way to its first
         tile's centre (settling, or a plan that started it off centre): two wide bodies pressed
         together off their centres, each way passing within the margin of the other, held each
         other for good."""
-        plan = self.plans.get(u.spec.id)
+        plan = self.driving.plans.get(u.spec.id)
         if (plan is not None and plan.progress < 0) or (self.settling is not None and u.spec.id in self.settling):
             return False, 0.0
         return False, MARGIN
@@ -262,7 +174,7 @@ class Cooperative(Avoider):
         order = u.next_order
         if order is not None and not order.aside:  # (a step aside is the plan's own, or a way made)
             want = self._want(world, u)
-            plan = self.plans.get(u.spec.id)
+            plan = self.driving.plans.get(u.spec.id)
             if want is not None and (plan is None or plan.want != want):
                 if plan is None and self.sits_out(u):
                     return False
@@ -274,7 +186,7 @@ class Cooperative(Avoider):
         """Whether ``u`` was left out of the round (``_starts``) while the others still drive
         it: it is planned again once they are through, not every tick (rounds planned tick after
         tick, each leaving it out again, were all a world of five did)."""
-        return u.spec.id in self.left_out and any(p.progress < len(p.visits) - 1 for p in self.plans.values())
+        return u.spec.id in self.left_out and any(p.progress < len(p.visits) - 1 for p in self.driving.plans.values())
 
     # -- planning ------------------------------------------------------------------------------
     def _want(self, world: World, u: UnitState) -> Tile | None:
@@ -320,13 +232,13 @@ class Cooperative(Avoider):
         return known
 
     def before(self, world: World, now: float) -> None:
-        self.last_tick = now - world.dt  # bodies that held units since then hold them still
+        self.driving.last_tick = now - world.dt  # bodies that held units since then hold them still
         if self._job is not None:
             self._work_on(world)
             return
         units = self.mine(world)
         for u in units:  # a unit that stopped on its last tile has reached it (room no longer runs)
-            plan = self.plans.get(u.spec.id)
+            plan = self.driving.plans.get(u.spec.id)
             if plan is not None and u.mover is None and tile_of(u.x, u.y) == plan.visits[-1][0]:
                 plan.progress = len(plan.visits) - 1
         if not self.dirty and units:
@@ -339,7 +251,7 @@ class Cooperative(Avoider):
         if not self.dirty:
             for u in self.mine(world):
                 want = self._want(world, u)
-                plan = self.plans.get(u.spec.id)
+                plan = self.driving.plans.get(u.spec.id)
                 if plan is None and self.sits_out(u):
                     continue
                 if u.mover is None and want is not None and (
@@ -382,8 +294,8 @@ class Cooperative(Avoider):
         """Whether the plans have stood still for ``STALLED`` seconds with some unit short of the
         end of its plan: nobody reached a tile's centre (the plan's order cannot be kept from
         where units stood when it started): plan again from where they stand."""
-        done = sum(max(p.progress, -1) for p in self.plans.values())
-        if done != self.done or all(p.progress >= len(p.visits) - 1 for p in self.plans.values()):
+        done = sum(max(p.progress, -1) for p in self.driving.plans.values())
+        if done != self.done or all(p.progress >= len(p.visits) - 1 for p in self.driving.plans.values()):
             self.done, self.active = done, now
             return False
         return now - self.active >= STALLED
@@ -393,7 +305,7 @@ class Cooperative(Avoider):
         straight line, within its own tile), so that the round plans from units on tile centres
         (none holds another's tile, and followers may close up). Returns whether any goes."""
         self.settling = {}
-        self._drop_plans()  # the last round's plans no longer hold: nobody waits on them
+        self.driving.clear()  # the last round's plans no longer hold: nobody waits on them
         for u, start in self._starts(world):
             centre = (start[0] + 0.5, start[1] + 0.5, None)
             here = tile_of(u.x, u.y)
@@ -411,13 +323,6 @@ class Cooperative(Avoider):
         self.settle_until = now + SETTLE_TIME
         return True
 
-    def _drop_plans(self) -> None:
-        """Forget the round's plans, and with them the orders the driving changed."""
-        self.plans.clear()
-        self.by_tile.clear()
-        self.first.clear()
-        self.refused.clear()
-
     def _starts(self, world: World) -> list[tuple[UnitState, Tile]]:
         """``starts.starts`` for this plan's units; a unit left with no tile of its own is left out,
         its status saying why (a jam would take it in again, and again)."""
@@ -432,16 +337,15 @@ class Cooperative(Avoider):
     def _crossed(self, known: TileMap) -> bool:
         """Whether a tile still ahead on some plan is blocked on ``known``."""
         blocked = known.blocked
-        return any(blocked[t[1], t[0]] for plan in self.plans.values()
+        return any(blocked[t[1], t[0]] for plan in self.driving.plans.values()
                    for t, _ in plan.visits[max(plan.progress, 0):])
 
     def _plan(self, world: World) -> Sliced[None]:
         """Plan a round (``_work_on`` runs it a tick's work at a time)."""
         self.dirty = False
-        self.bodies.clear()
-        self.ring_since.clear()
+        self.driving.clear_holds()
         self.done = None
-        self._drop_plans()
+        self.driving.clear()
         placed = self._starts(world)
         units, firsts = [u for u, _ in placed], [t for _, t in placed]
         wants = [self._want(world, u) for u in units]
@@ -480,16 +384,7 @@ class Cooperative(Avoider):
         self.left = left if left else math.inf
         for u, (_start, goal), want, tiles in zip(units, agents, wants, history, strict=True):
             visits = visits_of(tiles)
-            plan = self.plans[u.spec.id] = Schedule(visits, goal, want)
-            for k, (tile, t) in enumerate(visits):
-                self.by_tile.setdefault(tile, []).append((t, u.spec.id, k))
-            beside = body_tiles(u.x, u.y, u.spec.width) | {tile_of(u.x, u.y)}
-            if beside != {visits[0][0]}:  # off its start tile's centre: hold what it covers until there
-                plan.progress = -1
-                # held until it has left its start tile (or, staying, reached its centre)
-                held = 0 if len(visits) > 1 else -1
-                for tile in beside - {visits[0][0]}:
-                    self.by_tile.setdefault(tile, []).append((-1, u.spec.id, held))
+            self.driving.add(u.spec.id, visits, goal, want, body_tiles(u.x, u.y, u.spec.width) | {tile_of(u.x, u.y)})
             if self._want(world, u) is None and len(visits) > 1:  # idle, but asked to step aside
                 back: Point = (u.x, u.y, u.heading)
                 if proved and visits[-1][0] != goal:  # the search's plan leaves it elsewhere for good
@@ -509,7 +404,7 @@ class Cooperative(Avoider):
         elif self.rounds >= MAX_ROUNDS:
             self.rounds = 0
             short = [u for u, want in zip(units, sent, strict=True)
-                     if want is not None and (plan := self.plans[u.spec.id]).visits[-1][0] != plan.goal]
+                     if want is not None and (plan := self.driving.plans[u.spec.id]).visits[-1][0] != plan.goal]
             for u in short:
                 _stuck(u)
             if not short:
@@ -580,7 +475,7 @@ class Cooperative(Avoider):
 
     # -- driving -------------------------------------------------------------------------------
     def route(self, world: World, u: UnitState, goals: tuple[Point, ...]) -> Route | None:
-        plan = self.plans.get(u.spec.id)
+        plan = self.driving.plans.get(u.spec.id)
         if self.settling is not None and u.spec.id in self.settling:
             return settle_route(world, u, self.settling[u.spec.id])
         if self.dirty and u.detour is not None:
@@ -599,8 +494,8 @@ class Cooperative(Avoider):
         if plan.lead > OFF_CENTRE and len(tiles) > 1 and tile_of(u.x, u.y) == tiles[0]:
             nxt = (tiles[1][0] + 0.5, tiles[1][1] + 0.5)
             ahead = math.hypot(nxt[0] - u.x, nxt[1] - u.y)
-            if self._cleared(u.spec.id, plan.visits[plan.start + 1]) and \
-                    self._needed(u.spec.id, plan, plan.start) and \
+            if self.driving.cleared(u.spec.id, plan.visits[plan.start + 1]) and \
+                    self.driving.needed(u.spec.id, plan, plan.start) and \
                     swept_line_clear(world.map, (u.x, u.y), nxt, u.spec.width) and \
                     passes_bodies(world, u, (u.x, u.y), nxt, MARGIN):
                 # off its tile's centre and free to leave it (``_needed``: a unit on its goal that
@@ -616,168 +511,7 @@ class Cooperative(Avoider):
         return route_from(PlanResult(Status.FOUND, path=tiles), Pose(u.x, u.y, u.heading), goal, u.spec.can_reverse)
 
     def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:
-        """How far ``u`` may drive by the plan: up to the centre of the last visit cleared (the
-        plan, not a unit, holds it)."""
-        plan = self.plans.get(u.spec.id)
-        m = u.mover
-        if plan is None or m is None:
+        """How far ``u`` may drive by the plan (``TileOrder.room``)."""
+        if u.mover is None or u.spec.id not in self.driving.plans:
             return math.inf, None
-        k = plan.progress
-        while k + 1 < len(plan.visits) and m.s >= plan.lead + (k + 1 - plan.start) - 1e-6:
-            k += 1
-        plan.progress = k
-        c = max(k, plan.cleared)
-        while c + 1 < len(plan.visits) and (self._cleared(u.spec.id, plan.visits[c + 1]) or (
-                c <= k + 1 and plan.want is not None and self._go_first(world, u.spec.id, plan.visits[c + 1]))) and \
-                self._needed(u.spec.id, plan, c):
-            c += 1
-        plan.cleared = c
-        if c + 1 >= len(plan.visits):
-            return math.inf, None
-        return max(0.0, plan.lead + (c - plan.start) - m.s), None
-
-    def _needed(self, uid: str, plan: Schedule, c: int, depth: int = 0, origin: str | None = None) -> bool:
-        """Whether ``uid`` may leave visit ``c``: anywhere but on its goal at once; from its goal
-        (stepping aside for a unit that passes) only once the first unit planned on that tile
-        after it has got as far as the plan had it the tick before (a wait on something earlier
-        in the plan, so no two units can wait on each other), and, when that unit rests on its
-        own goal, may leave it in its turn (``depth``: how far down such a chain). Standing on its
-        goal it holds nobody up, where waiting beside it for a unit still far off would be a
-        wait for nothing (two units resting side by side stepped aside one for the other while
-        that one waited for a third: 13 s off its goal in the two-group swap). Down such a chain a
-        unit leaves later than ``uid`` (``origin``), so where the unit it waits for waits in turn,
-        by tile order or held by a body, for ``origin`` (``_waits_for``), the chain closes into a
-        ring and is not followed (a jam's plan at a door stood 17 s so, nobody else moving)."""
-        if c < 0:
-            return True  # on its way to its first tile's centre
-        tile = plan.visits[c][0]
-        if tile != plan.goal or c + 1 >= len(plan.visits):
-            return True
-        leave = plan.visits[c + 1][1]
-        first: tuple[int, str, int] | None = None
-        for entry in self.by_tile.get(tile, ()):
-            if entry[0] >= leave and entry[1] != uid and (first is None or entry[0] < first[0]):
-                first = entry
-        if first is None:
-            return True
-        other = self.plans[first[1]]
-        before = max(j for j, (_, t) in enumerate(other.visits) if t < leave)  # visit 0 is at tick 0 < leave
-        origin = uid if origin is None else origin
-        if other.progress < before:
-            # down the chain, a unit leaves later than ``origin``: if the one it waits for waits,
-            # by tile order, for ``origin`` itself, the chain closes into a ring; origin goes
-            return depth > 0 and self._waits_for(first[1], origin, self.last_tick)
-        return depth >= CHAIN or self._needed(first[1], other, other.progress, depth + 1, origin)
-
-    def _cleared(self, uid: str, visit: tuple[Tile, int]) -> bool:
-        """Whether ``uid`` may enter ``visit``'s tile: every unit planned there before it has
-        reached the centre of that tile (a unit that started off its tile covering this one: the
-        centre of its first tile). Its own start tile it is on already."""
-        return next(self._ahead_of(uid, visit), None) is None
-
-    def _ahead_of(self, uid: str, visit: tuple[Tile, int],
-                  first: dict[tuple[str, str], tuple[str, frozenset[Tile]]] | None = None,
-                  progress: dict[str, int] | None = None) -> Iterator[str]:
-        """The units ``uid`` waits for before it enters ``visit``'s tile (``_cleared``): those
-        planned there before it that have yet to reach it, but for the pairs whose order changed
-        (``first``). Given ``progress`` (a unit's visits reached, in place of the plans'), those
-        that have yet to leave it: ``_completes`` reads no bodies, and two units that each have
-        reached the other's next tile cannot pass."""
-        tile, tick = visit
-        if first is None:
-            first = self.first
-        if not first and progress is None:  # (every unit every tick: the plain test alone)
-            for t, vid, k in self.by_tile.get(tile, ()):
-                if t < tick and vid != uid and (t >= 0 or tick > 0) and self.plans[vid].progress < k:
-                    yield vid
-            return
-        for t, vid, k in self.by_tile.get(tile, ()):
-            if vid == uid or (self.plans[vid].progress >= k if progress is None else progress[vid] > k):
-                continue
-            before = t < tick and (t >= 0 or tick > 0)
-            went = first.get((uid, vid) if uid < vid else (vid, uid)) if first else None
-            if went is not None and tile in went[1]:
-                if went[0] == vid:
-                    yield vid
-            elif before:
-                yield vid
-
-    def _go_first(self, world: World, uid: str, visit: tuple[Tile, int]) -> bool:
-        """Whether ``uid``, about to wait for ``visit``'s tile, goes first instead. The plan's
-        ticks drift from the driving over a long way (one move a tick for every unit: a car waited
-        82 s by the plan's order for a unit still 128 tiles off), so, as in a switchable action
-        dependency graph (Berndt et al. 2020), it goes first over every unit it would wait for
-        there that is still ``FAR_BEHIND`` tiles off (``_far``), on the tiles the two share from
-        there (``first``: one that went first on one tile and waited on the next would meet the
-        other head-on in a corridor), and so over each unit it would wait for on those tiles too
-        (a third planned between the two would close a ring), all far off, at most
-        ``FIRST_OVER``, none of them one that went first over it before (going first again over
-        the same unit adds the tiles to those it goes first on); not a unit whose plan
-        steps off its goal and back (``_needed`` times that). Taken only if every plan can still
-        be driven to its end (``_completes``); a unit refused asks again ``CHECK_FIRST`` seconds
-        later."""
-        now = world.time
-        if now < self.refused.get(uid, -math.inf):
-            return False
-        self.refused[uid] = now + CHECK_FIRST  # (forgotten below if it goes first)
-        mine = self.plans[uid]
-        if any(t == mine.goal for t, _ in mine.visits[max(mine.progress, 0):-1]):
-            return False
-        ahead = mine.visits[mine.progress + 1:]
-        start = next(i for i, v in enumerate(ahead) if v == visit)
-        todo = [(vid, start) for vid in self._ahead_of(uid, visit)]
-        first = dict(self.first)
-        seen: set[str] = set()
-        while todo:  # it goes first over each, on the tiles they share from where it waits for it
-            vid, at = todo.pop()
-            if vid in seen:
-                continue
-            seen.add(vid)
-            pair = (uid, vid) if uid < vid else (vid, uid)
-            went = self.first.get(pair)
-            if (went is not None and went[0] != uid) or len(seen) > FIRST_OVER or \
-                    not self._far(world, vid, ahead[at][0]):
-                return False
-            theirs = {t for t, _ in self.plans[vid].visits[max(self.plans[vid].progress, 0):]}
-            stretch = set() if went is None else set(went[1])  # (first there already: here too)
-            for i in range(at, len(ahead)):
-                if ahead[i][0] not in theirs:
-                    break
-                stretch.add(ahead[i][0])
-                todo += ((wid, i) for wid in self._ahead_of(uid, ahead[i]) if wid not in seen)
-            first[pair] = (uid, frozenset(stretch))
-        if not seen:
-            return False
-        if not self._completes(first):
-            return False
-        self.first = first
-        del self.refused[uid]
-        return True
-
-    def _far(self, world: World, vid: str, tile: Tile) -> bool:
-        """Whether ``vid`` is still ``FAR_BEHIND`` tiles or more short of ``tile``, by its plan
-        (its next visit there) and as the crow flies."""
-        plan, v = self.plans[vid], world.find(vid)
-        short = min((k for _t, w, k in self.by_tile.get(tile, ()) if w == vid and k > plan.progress), default=0)
-        return v is not None and short - max(plan.progress, 0) >= FAR_BEHIND and \
-            math.hypot(v.x - tile[0] - 0.5, v.y - tile[1] - 0.5) >= FAR_BEHIND
-
-    def _completes(self, first: dict[tuple[str, str], tuple[str, frozenset[Tile]]]) -> bool:
-        """Whether every plan can be driven to its end in tile order with the pairs' orders
-        ``first``: each unit goes on a visit at a time once every unit it waits for there has
-        left the tile (``_ahead_of``); a ring of waits leaves some short."""
-        plans = self.plans
-        progress = {uid: p.progress for uid, p in plans.items()}
-        waiting: dict[str, list[str]] = {}  # unit -> the units waiting for it to go on
-        todo = deque(plans)
-        while todo:
-            uid = todo.popleft()
-            visits = plans[uid].visits
-            while progress[uid] + 1 < len(visits):
-                by = next(self._ahead_of(uid, visits[progress[uid] + 1], first, progress), None)
-                if by is not None:
-                    waiting.setdefault(by, []).append(uid)
-                    break
-                progress[uid] += 1
-                todo.extend(waiting.pop(uid, ()))
-        return all(progress[uid] + 1 >= len(p.visits) for uid, p in plans.items())
+        return self.driving.room(world, u.spec.id, u.mover.s), None

@@ -95,7 +95,7 @@ def driven(histories: Sequence[Sequence[Tile]], goals: Sequence[Tile], specs: Se
         if here == goals[i]:  # on its goal it waits for the one it makes way for to come near
             row = entries[here]
             after = next((e for e in row[bisect_left(row, (t, -1, -1)):] if e[1] != i), None)
-            if after is not None:  # (``coordinated.Cooperative._needed``: as far as planned the tick before)
+            if after is not None:  # (``tile_order.TileOrder.needed``: as far as planned the tick before)
                 j = after[1]
                 m = bisect_left(ticks[j], t) - 1
                 start = max(start, arrive[j][m])
