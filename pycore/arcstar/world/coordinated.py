@@ -26,7 +26,8 @@ still far off goes first); ``spacing`` keeps the bodies apart meanwhile, and whe
 a unit that the plan has wait for it, the round is planned again.
 
 Under fog, units plan on what their teams know (one plan for several teams: what any of them has
-seen; unknown tiles open) and plan again when a wall they learn lies on a plan.
+seen; unknown tiles open); a unit whose plan a wall they learn crosses brakes and is planned again
+alone, in the plan's order, while the others drive on (``_mend``).
 
 Giving up: when WHCA* and LaCAM find no plan, a search of every configuration (within
 ``PROOF_WORK``, ``search.feasible``) finds one, or proves that none exists
@@ -52,6 +53,8 @@ from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..planner import PlanResult
 from ..search.cooperative import CooperativePlanner
+from ..search.engine import AStar
+from ..search.grid import GridOptions, graph_for
 from ..search.sliced import Sliced
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
@@ -88,6 +91,9 @@ ORDERS_UP_TO = 40
 #: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
 #: the round is planned again (a plan step takes a person under a second, a tank a few).
 STALLED = 8.0
+#: Tiles the search for a unit planned again alone (``Cooperative._alone``) may expand: a way
+#: across a 512x512 map expands some tens of thousands; past this the round is planned again.
+MEND_WORK = 200_000
 #: Rounds in a row planned again because units stood (``STALLED``, ``RING_AFTER``) with none of
 #: them nearer its goal than at any round before (the tiles left, summed): the plans are not
 #: driven as planned (bodies a tile wide cannot stand on neighbouring tiles' centres, say), and
@@ -117,6 +123,7 @@ class Cooperative(Avoider):
         self.handed_back = False
         self.dirty = True
         self.driving = TileOrder()  # the round's plans, driven in tile order
+        self.mending: set[str] = set()  # units braking to be planned again alone (``_mend``)
         self.settling: dict[str, Point] | None = None
         self.settle_until = -1.0
         self.rounds = 0
@@ -244,8 +251,10 @@ class Cooperative(Avoider):
         if not self.dirty and units:
             known = world.known_to(units)
             if (id(known), known.version) != self.seen:
-                self.seen = (id(known), known.version)  # the team learned something: plan again
-                self.dirty = self._crossed(known)         # if a wall found lies on a plan
+                self.seen = (id(known), known.version)  # the team learned something: units whose
+                self._mend(world, self._crossed(known))  # plans a wall found crosses plan again
+        if not self.dirty and self.mending:
+            self._mended(world)
         if not self.dirty:
             self.dirty = self.restart = self._stalled(now)
         if not self.dirty:
@@ -334,11 +343,74 @@ class Cooperative(Avoider):
                 self.members.discard(u.spec.id)
         return out
 
-    def _crossed(self, known: TileMap) -> bool:
-        """Whether a tile still ahead on some plan is blocked on ``known``."""
+    def _crossed(self, known: TileMap) -> list[str]:
+        """The units with a tile still ahead on their plans blocked on ``known``."""
         blocked = known.blocked
-        return any(blocked[t[1], t[0]] for plan in self.driving.plans.values()
-                   for t, _ in plan.visits[max(plan.progress, 0):])
+        return [uid for uid, plan in self.driving.plans.items()
+                if any(blocked[t[1], t[0]] for t, _ in plan.visits[max(plan.progress, 0):])]
+
+    def _mend(self, world: World, crossed: list[str]) -> None:
+        """Have the units of ``crossed`` (whose plans a wall learned under fog crosses) brake, to
+        be planned again alone once they stand (``_mended``), the rest driving on: planning the
+        round again stood every unit for seconds at each discovery, and 60 units exploring a
+        large map learned one every few seconds and never got anywhere. A unit with no order of
+        its own (stepping aside for others) has the round planned again."""
+        for uid in crossed:
+            plan = self.driving.plans[uid]
+            if plan.want is None:
+                self.dirty = True
+                return
+            u = world.find(uid)
+            if u is not None:
+                self.mending.add(uid)
+                if u.mover is not None:
+                    u.mover.brake()
+
+    def _mended(self, world: World) -> None:
+        """Plan each unit of ``mending`` that now stands again alone (``_alone``); one that finds
+        no way so has the round planned again."""
+        known = world.known_to(self.mine(world))
+        for uid in sorted(self.mending):
+            u = world.find(uid)
+            if u is None or uid not in self.driving.plans:
+                self.mending.discard(uid)
+            elif u.mover is None:
+                self.mending.discard(uid)
+                if not self._alone(world, u, known):
+                    self.dirty = True
+                    return
+
+    def _alone(self, world: World, u: UnitState, known: TileMap) -> bool:
+        """Plan ``u`` again on its own, from its tile to its plan's goal on ``known`` (4
+        neighbours, A*), clear of the tiles other plans end on and of the bodies of units left
+        out, turns costing what the round has a unit stand on a corner. On each tile of the way
+        it takes its turn by the plan's clock where it is now (``TileOrder.replace``), unless
+        every plan can then no longer be driven to its end (``TileOrder.completes``: a unit
+        following it, planned there after it, that must pass through where it stands); then it
+        goes after every unit planned there, and a ring can close only through bodies, which
+        ``held`` catches. Returns whether a way was found."""
+        uid = u.spec.id
+        plans = self.driving.plans
+        here, goal = tile_of(u.x, u.y), plans[uid].goal
+        ends = {p.visits[-1][0] for vid, p in plans.items() if vid != uid}
+        if goal in ends or known.blocked[goal[1], goal[0]] or known.blocked[here[1], here[0]]:
+            return False
+        ends |= {t for v in self.mine(world) if v.spec.id not in plans for t in body_tiles(v.x, v.y, v.spec.width)}
+        grid = GridOptions(neighbours=4)
+        graph = graph_for(known.walled(ends - {here, goal}), grid)
+        search = AStar(graph, graph.node(*here), [graph.node(*goal)], max_expansions=MEND_WORK,
+                       turn_penalty=grid.units[0] * turn_ticks(u.spec))  # a turn: the ticks the round stands it
+        if search.run() != Status.FOUND or search.path_nodes is None:
+            return False
+        tiles = [graph.tile(n) for n in search.path_nodes]
+        covers = body_tiles(u.x, u.y, u.spec.width) | {here}
+        ticks = [t for _, t in plans[uid].visits]
+        k = max(plans[uid].progress, 0)
+        now = ticks[k] if ticks[k] >= 0 or k + 1 == len(ticks) else ticks[k + 1] - 1  # (-1: mended before)
+        self.driving.replace(uid, tiles, covers, max(now, 0))
+        if not self.driving.completes(self.driving.first):
+            self.driving.replace(uid, tiles, covers)  # last: a ring through bodies is caught (``held``)
+        return True
 
     def _plan(self, world: World) -> Sliced[None]:
         """Plan a round (``_work_on`` runs it a tick's work at a time)."""
@@ -346,6 +418,7 @@ class Cooperative(Avoider):
         self.driving.clear_holds()
         self.done = None
         self.driving.clear()
+        self.mending.clear()
         placed = self._starts(world)
         units, firsts = [u for u, _ in placed], [t for _, t in placed]
         wants = [self._want(world, u) for u in units]

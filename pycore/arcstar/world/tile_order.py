@@ -122,6 +122,32 @@ class TileOrder:
                 self.by_tile.setdefault(tile, []).append((-1, uid, held))
         return plan
 
+    def replace(self, uid: str, tiles: list[Tile], covers: set[Tile], at: int | None = None) -> Schedule:
+        """``uid`` planned again alone along ``tiles`` (from the tile it stands on, its body
+        covering ``covers``): the k-th tile at plan tick ``at + k`` (one later where another
+        unit is planned at that tick), or with ``at`` None after every unit planned on each. On
+        the tile it stands on it is first (others wait till it has reached its centre). Its goal
+        and the tile it wants stay; the orders the driving changed for it are dropped."""
+        old = self.plans.pop(uid)
+        for tile in list(self.by_tile):
+            kept = [e for e in self.by_tile[tile] if e[1] != uid]
+            if kept:
+                self.by_tile[tile] = kept
+            else:
+                del self.by_tile[tile]
+        for pair in [p for p in self.first if uid in p]:
+            del self.first[pair]
+        self.refused.pop(uid, None)
+        if at is None:
+            at = 1 + max((t for entries in self.by_tile.values() for t, _, _ in entries), default=0)
+        visits, tick = [(tiles[0], -1)], at
+        for tile in tiles[1:]:
+            tick += 1
+            while any(t == tick for t, _, _ in self.by_tile.get(tile, ())):
+                tick += 1
+            visits.append((tile, tick))
+        return self.add(uid, visits, old.goal, old.want, covers)
+
     def held(self, uid: str, by: str | None, now: float) -> bool:
         """Note that ``uid`` stands held by the standing body of ``by`` (None: by none). Returns
         whether it has stood ``RING_AFTER`` seconds so held by a unit that waits for it (by the

@@ -1,0 +1,122 @@
+"""Under fog, a cooperative plan that a wall learned on the way crosses: the units whose plans it
+crosses are planned again alone, the others drive on (``coordinated.Cooperative._mend``), where
+the whole round was planned again, every unit braking and standing for it at each discovery.
+Runs checked from their samples alone (limits, walls, overlaps, stands); then the order a unit
+planned again takes on its tiles (``tile_order.TileOrder.replace``), on hand-made plans."""
+
+import pytest
+
+import arcstar
+from arcstar.world import read_scenario
+from arcstar.world.tile_order import TileOrder
+from worldcheck import check_trajectory, deepest_overlap
+
+#: Two lanes a wall apart. The top one (rows 1 to 4) has a wall across rows 1 to 3 at column 12
+#: that nobody knows at the start, so units sent east along row 1 or 2 must go round it by row
+#: 4; the bottom one (rows 6 to 8) is open end to end.
+LANES = ["######################",
+         "#...........#........#",
+         "#...........#........#",
+         "#...........#........#",
+         "#....................#",
+         "######################",
+         "#....................#",
+         "#....................#",
+         "#....................#",
+         "######################"]
+
+
+def run(doc):
+    """Run ``doc`` to its end, every trajectory checked against the true map."""
+    sc = read_scenario(doc)
+    w = sc.world
+    w.run(sc.duration)
+    blocked = arcstar.parse_ascii("\n".join(doc["map"])).map.blocked
+    for u in w.units:
+        s = u.spec
+        check_trajectory(u.samples, w.dt, s.speed, s.accel_rate, s.brake_rate + 1e-9, blocked, s.width)
+    assert deepest_overlap([u.samples for u in w.units], [u.spec.width for u in w.units]) <= 0.05
+    return w
+
+
+def lanes(top: list[tuple[float, float]], kind: str = "person") -> dict:
+    """Units of ``kind`` going east: along the top lane from ``top`` (x, y) to its far end, and
+    two along the bottom lane."""
+    east = sorted(top, reverse=True)  # the first on a row goes farthest: nobody passes another's goal
+    units = [{"id": f"t{i}", "kind": kind, "start": [x, y, 0.0], "goal": [20.5 - 2 * east.index((x, y)), y]}
+             for i, (x, y) in enumerate(top)]
+    units += [{"id": f"b{i}", "kind": kind, "start": [1.5 + 3 * i, 7.5, 0.0], "goal": [17.5 + 2 * i, 7.5]}
+              for i in range(2)]
+    return {"map": LANES, "fog": True, "avoidance": "cooperative", "duration": 90, "seed": 1, "units": units}
+
+
+@pytest.mark.parametrize("top", [[(1.5, 1.5)], [(1.5, 2.5), (2.5, 2.5), (3.5, 2.5)], [(2.5, 1.5), (1.5, 3.5)]])
+@pytest.mark.parametrize("kind", ["person", "tank"])
+def test_units_a_learned_wall_does_not_concern_drive_on(top, kind):
+    """The units of the top lane learn the wall on their way and go round it; the two of the
+    bottom lane, whose plans it does not cross, never brake for it: they arrive when they would
+    with the top lane empty."""
+    doc = lanes(top, kind)
+    w = run(doc)
+    assert all(u.arrived is not None for u in w.units), [(u.spec.id, u.status) for u in w.units]
+    assert all(w.known_map(u).blocked[1:4, 12].all() for u in w.units)  # the wall was learned
+    alone = run({**doc, "units": [u for u in doc["units"] if u["id"].startswith("b")]})
+    for u in alone.units:
+        assert w.unit(u.spec.id).arrived == pytest.approx(u.arrived), u.spec.id  # as if the others were not there
+
+def row(x0: int, x1: int, y: int = 0) -> list[tuple[int, int]]:
+    """The tiles from column x0 to x1 (either way) on row y."""
+    step = 1 if x1 >= x0 else -1
+    return [(x, y) for x in range(x0, x1 + step, step)]
+
+
+def planned(plans: dict[str, tuple[list[tuple[int, int]], int]]) -> TileOrder:
+    """A round's plans: each unit's tiles from the tick given, one a tick, every unit on its
+    first tile, its goal its last."""
+    order = TileOrder()
+    for uid, (tiles, t0) in plans.items():
+        order.add(uid, [(t, t0 + k) for k, t in enumerate(tiles)], tiles[-1], tiles[-1], {tiles[0]})
+    return order
+
+
+def waits(order: TileOrder, uid: str) -> dict[int, list[str]]:
+    """For each visit ``uid`` has still to make, the units it would wait for there."""
+    plan = order.plans[uid]
+    return {k: list(order.ahead_of(uid, v)) for k, v in enumerate(plan.visits) if k > max(plan.progress, 0)}
+
+
+def test_a_unit_planned_again_last_waits_for_every_unit_on_its_tiles_and_none_for_it():
+    """u, on (5, 0), is planned again along row 0 to (9, 0) after every other unit: v crosses it
+    at (7, 0) late in its plan, w early. u waits for both there; nobody waits for u anywhere."""
+    order = planned({"u": (row(5, 9), 0), "v": ([(7, 3), (7, 2), (7, 1), (7, 0), (7, -1)], 40),
+                     "w": ([(8, 1), (8, 0), (8, -1)], 0)})
+    order.first[("u", "w")] = ("u", frozenset({(8, 0)}))
+    order.refused["u"] = 5.0
+    order.replace("u", row(5, 9), {(5, 0)})
+    assert ("u", "w") not in order.first and "u" not in order.refused
+    assert order.plans["u"].visits[0] == ((5, 0), -1)
+    assert [k for _t, uid, k in order.by_tile[(6, 0)]] == [1]  # its old entries are gone
+    latest = max(t for entries in order.by_tile.values() for t, uid, _ in entries if uid != "u")
+    assert all(t > latest for _tile, t in order.plans["u"].visits[1:])
+    assert waits(order, "u") == {1: [], 2: ["v"], 3: ["w"], 4: []}
+    for other in ("v", "w"):
+        assert all("u" not in by for by in waits(order, other).values())
+    assert order.completes(order.first)
+
+
+def test_a_unit_planned_again_in_its_turn_goes_before_the_units_behind_it():
+    """u, on (5, 0) and planned again along row 0 from tick 10 (where it is by the plan's
+    clock), and v behind it on the same row, planned through (5, 0) at tick 12: last on every
+    tile, u would wait on (6, 0) for v, which must first pass through u where it stands (a ring
+    ``completes`` finds); in its turn it goes first. A tick another unit holds on a tile is
+    taken one later."""
+    order = planned({"u": (row(5, 9), 0), "v": (row(3, 8), 10), "w": ([(7, 1), (7, 0), (7, -1)], 11)})
+    order.replace("u", row(5, 9), {(5, 0)})
+    assert waits(order, "u")[1] == ["v"]
+    assert not order.completes(order.first)
+    order.replace("u", row(5, 9), {(5, 0)}, at=10)
+    assert order.plans["u"].visits == [((5, 0), -1), ((6, 0), 11), ((7, 0), 12 + 1), ((8, 0), 14), ((9, 0), 15)]
+    # (w holds (7, 0) at tick 12)
+    assert waits(order, "u") == {1: [], 2: ["w"], 3: [], 4: []}
+    assert waits(order, "v")[3] == ["u"]  # v, behind, follows it onto (6, 0)
+    assert order.completes(order.first)
