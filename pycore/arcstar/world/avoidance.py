@@ -143,6 +143,11 @@ class Avoider:
     def changed(self, world: World) -> None:
         """Units or orders changed (a unit added or removed, an order given)."""
 
+    def ordered(self, world: World, u: UnitState, order: Order) -> None:
+        """``u`` was given ``order`` now (or a timed order of its took over): as ``changed``
+        unless the method has a cheaper answer."""
+        self.changed(world)
+
     def removed(self, world: World, uid: str) -> None:
         """Unit ``uid`` was taken off the map (``changed`` follows): what was kept for it goes."""
         self.holds.pop(uid, None)

@@ -58,7 +58,8 @@ class Schedule:
     route starts at visit ``start``, whose centre is ``lead`` tiles from where the unit stood,
     so visit k's centre is ``lead + k - start`` along it. ``cleared``: the last visit it may
     drive to (every unit planned on its tiles before it has gone on); it never goes back, as
-    progress never does, so ``room`` looks on from there."""
+    progress never does, so ``room`` looks on from there. ``holds``: the other tiles its body
+    covered when it was planned, held till it reaches its first tile's centre."""
 
     visits: list[tuple[Tile, int]]
     goal: Tile
@@ -67,6 +68,7 @@ class Schedule:
     start: int = 0
     progress: int = 0
     cleared: int = -1
+    holds: frozenset[Tile] = frozenset()
 
 
 
@@ -118,18 +120,20 @@ class TileOrder:
         if covers != {visits[0][0]}:  # off its start tile's centre: hold what it covers until there
             plan.progress = -1
             held = 0 if len(visits) > 1 else -1
-            for tile in covers - {visits[0][0]}:
+            plan.holds = frozenset(covers - {visits[0][0]})
+            for tile in plan.holds:
                 self.by_tile.setdefault(tile, []).append((-1, uid, held))
         return plan
 
-    def replace(self, uid: str, tiles: list[Tile], covers: set[Tile], at: int | None = None) -> Schedule:
-        """``uid`` planned again alone along ``tiles`` (from the tile it stands on, its body
-        covering ``covers``): the k-th tile at plan tick ``at + k`` (one later where another
-        unit is planned at that tick), or with ``at`` None after every unit planned on each. On
-        the tile it stands on it is first (others wait till it has reached its centre). Its goal
-        and the tile it wants stay; the orders the driving changed for it are dropped."""
+    def replace(self, uid: str, tiles: list[Tile], covers: set[Tile], goal: Tile, want: Tile | None,
+                at: int | None = None) -> Schedule:
+        """``uid`` planned again alone along ``tiles`` to ``goal`` for ``want`` (as ``add``; from
+        the tile it stands on, its body covering ``covers``): the k-th tile at plan tick
+        ``at + k`` (one later where another unit is planned at that tick), or with ``at`` None
+        after every unit planned on each. On the tile it stands on it is first (others wait till
+        it has reached its centre). The orders the driving changed for it are dropped."""
         old = self.plans.pop(uid)
-        for tile in list(self.by_tile):
+        for tile in {t for t, _ in old.visits} | old.holds:
             kept = [e for e in self.by_tile[tile] if e[1] != uid]
             if kept:
                 self.by_tile[tile] = kept
@@ -139,14 +143,14 @@ class TileOrder:
             del self.first[pair]
         self.refused.pop(uid, None)
         if at is None:
-            at = 1 + max((t for entries in self.by_tile.values() for t, _, _ in entries), default=0)
+            at = 1 + max((p.visits[-1][1] for p in self.plans.values()), default=0)  # (ticks grow along a plan)
         visits, tick = [(tiles[0], -1)], at
         for tile in tiles[1:]:
             tick += 1
             while any(t == tick for t, _, _ in self.by_tile.get(tile, ())):
                 tick += 1
             visits.append((tile, tick))
-        return self.add(uid, visits, old.goal, old.want, covers)
+        return self.add(uid, visits, goal, want, covers)
 
     def held(self, uid: str, by: str | None, now: float) -> bool:
         """Note that ``uid`` stands held by the standing body of ``by`` (None: by none). Returns

@@ -167,8 +167,8 @@ class World:
         """Give unit ``uid`` an order now: it replaces what the unit does (braking first if it
         moves), or with ``queue`` waits behind its other orders. ``order.at`` is ignored."""
         u = self.unit(uid)
-        self.avoider.changed(self)
         now = Order(order.kind, order.points, aside=order.aside)
+        self.avoider.ordered(self, u, now)
         if queue and (u.busy or u.queue):
             u.queue.append(now)
             return
@@ -283,7 +283,7 @@ class World:
             u.queue.append(timed)
             u.queue.extend(timed.then)
             u.order, u.detour = None, None
-            self.avoider.changed(self)  # as for an order given now (``order``): a plan round it is due
+            self.avoider.ordered(self, u, timed)  # as for an order given now (``order``)
             if u.mover is not None:
                 u.mover.brake()
         if u.mover is not None:

@@ -1,8 +1,9 @@
-"""Under fog, a cooperative plan that a wall learned on the way crosses: the units whose plans it
-crosses are planned again alone, the others drive on (``coordinated.Cooperative._mend``), where
-the whole round was planned again, every unit braking and standing for it at each discovery.
-Runs checked from their samples alone (limits, walls, overlaps, stands); then the order a unit
-planned again takes on its tiles (``tile_order.TileOrder.replace``), on hand-made plans."""
+"""A unit of a cooperative plan planned again alone, the others driving on, where the whole
+round was planned again, every unit braking and standing for it: under fog, the units whose plans
+a wall learned on the way crosses (``coordinated.Cooperative._mend``); a unit given an order as it
+goes (``Cooperative._reorder``). Runs checked from their samples alone (limits, walls, overlaps)
+against runs without the cause; then the order a unit planned again takes on its tiles
+(``tile_order.TileOrder.replace``), on hand-made plans."""
 
 import pytest
 
@@ -92,7 +93,7 @@ def test_a_unit_planned_again_last_waits_for_every_unit_on_its_tiles_and_none_fo
                      "w": ([(8, 1), (8, 0), (8, -1)], 0)})
     order.first[("u", "w")] = ("u", frozenset({(8, 0)}))
     order.refused["u"] = 5.0
-    order.replace("u", row(5, 9), {(5, 0)})
+    order.replace("u", row(5, 9), {(5, 0)}, (9, 0), (9, 0))
     assert ("u", "w") not in order.first and "u" not in order.refused
     assert order.plans["u"].visits[0] == ((5, 0), -1)
     assert [k for _t, uid, k in order.by_tile[(6, 0)]] == [1]  # its old entries are gone
@@ -111,12 +112,38 @@ def test_a_unit_planned_again_in_its_turn_goes_before_the_units_behind_it():
     ``completes`` finds); in its turn it goes first. A tick another unit holds on a tile is
     taken one later."""
     order = planned({"u": (row(5, 9), 0), "v": (row(3, 8), 10), "w": ([(7, 1), (7, 0), (7, -1)], 11)})
-    order.replace("u", row(5, 9), {(5, 0)})
+    order.replace("u", row(5, 9), {(5, 0)}, (9, 0), (9, 0))
     assert waits(order, "u")[1] == ["v"]
     assert not order.completes(order.first)
-    order.replace("u", row(5, 9), {(5, 0)}, at=10)
+    order.replace("u", row(5, 9), {(5, 0)}, (9, 0), (9, 0), at=10)
     assert order.plans["u"].visits == [((5, 0), -1), ((6, 0), 11), ((7, 0), 12 + 1), ((8, 0), 14), ((9, 0), 15)]
     # (w holds (7, 0) at tick 12)
     assert waits(order, "u") == {1: [], 2: ["w"], 3: [], 4: []}
     assert waits(order, "v")[3] == ["u"]  # v, behind, follows it onto (6, 0)
     assert order.completes(order.first)
+
+
+@pytest.mark.parametrize("orders", [
+    [{"type": "move", "goal": [14.5, 3.5], "at": 2.0}],  # sent elsewhere on its way
+    [{"type": "move", "goal": [4.5, 1.5], "at": 7.0}],  # sent back
+    [{"type": "patrol", "points": [[8.5, 2.5], [3.5, 4.5]]}],  # a leg after a leg
+])
+@pytest.mark.parametrize("kind", ["person", "car"])
+def test_an_order_to_one_unit_does_not_stop_the_others(orders, kind):
+    """Without fog, a unit of the top lane takes new orders as it goes, while the two of the
+    bottom lane patrol it end to end: they drive exactly as when the top unit had only its
+    first order (each order planned the round again, every unit braking for it)."""
+    doc = lanes([(1.5, 1.5)], kind)
+    doc.update(fog=False, map=[LANES[4] if 0 < i < 5 else r for i, r in enumerate(LANES)], duration=40)  # no wall
+    for u in doc["units"][1:]:
+        u["patrol"] = [[20.5 if u["id"] == "b1" else 18.5, 7.5]]  # back and forth from where it starts
+        del u["goal"]
+    plain = run(doc)
+    doc["units"][0]["orders"] = orders
+    w = run(doc)
+    top = w.unit("t0")
+    if orders[0]["type"] == "move":
+        assert top.arrived is not None and (top.x, top.y) == pytest.approx(orders[0]["goal"][:2])
+    else:  # it went round its patrol
+        assert any(abs(s[1] - 3.5) < 0.01 and abs(s[2] - 4.5) < 0.01 for s in top.samples)
+    assert [u.samples for u in w.units[1:]] == [u.samples for u in plain.units[1:]]
