@@ -7,10 +7,9 @@ against runs without the cause; then the order a unit planned again takes on its
 
 import pytest
 
-import arcstar
-from arcstar.world import read_scenario
 from arcstar.world.tile_order import TileOrder
-from worldcheck import check_trajectory, deepest_overlap
+from test_world_avoidance import TOLERANCE, overlap
+from test_world_avoidance import run as run_checked
 
 #: Two lanes a wall apart. The top one (rows 1 to 4) has a wall across rows 1 to 3 at column 12
 #: that nobody knows at the start, so units sent east along row 1 or 2 must go round it by row
@@ -28,15 +27,10 @@ LANES = ["######################",
 
 
 def run(doc):
-    """Run ``doc`` to its end, every trajectory checked against the true map."""
-    sc = read_scenario(doc)
-    w = sc.world
-    w.run(sc.duration)
-    blocked = arcstar.parse_ascii("\n".join(doc["map"])).map.blocked
-    for u in w.units:
-        s = u.spec
-        check_trajectory(u.samples, w.dt, s.speed, s.accel_rate, s.brake_rate + 1e-9, blocked, s.width)
-    assert deepest_overlap([u.samples for u in w.units], [u.spec.width for u in w.units]) <= 0.05
+    """Run ``doc`` to its end, every trajectory checked against the true map, no two bodies
+    overlapping."""
+    w = run_checked(doc)
+    assert overlap(w) <= TOLERANCE
     return w
 
 
