@@ -141,3 +141,22 @@ def test_an_order_to_one_unit_does_not_stop_the_others(orders, kind):
     else:  # it went round its patrol
         assert any(abs(s[1] - 3.5) < 0.01 and abs(s[2] - 4.5) < 0.01 for s in top.samples)
     assert [u.samples for u in w.units[1:]] == [u.samples for u in plain.units[1:]]
+
+
+@pytest.mark.parametrize("at", [1.0, 6.0])
+def test_a_unit_sent_where_another_ends_stops_beside_it_and_the_others_drive_on(at):
+    """t1 is sent, as it goes, to the tile t0 is planned to end on (its own goal): it stops on a
+    free tile beside it, t0 arrives, and the bottom lane drives as when t1 had its first order."""
+    doc = lanes([(1.5, 1.5), (1.5, 3.5)])
+    doc.update(fog=False, map=[LANES[4] if 0 < i < 5 else r for i, r in enumerate(LANES)], duration=40)
+    for u in doc["units"][2:]:
+        u["patrol"] = [[20.5 if u["id"] == "b1" else 18.5, 7.5]]
+        del u["goal"]
+    plain = run(doc)
+    goal = doc["units"][0]["goal"]
+    doc["units"][1]["orders"] = [{"type": "move", "goal": goal, "at": at}]
+    w = run(doc)
+    t0, t1 = w.unit("t0"), w.unit("t1")
+    assert t0.arrived is not None and (t0.x, t0.y) == pytest.approx(goal)
+    assert t1.status.startswith("stopped") and abs(t1.x - goal[0]) + abs(t1.y - goal[1]) == pytest.approx(1.0)
+    assert [u.samples for u in w.units[2:]] == [u.samples for u in plain.units[2:]]

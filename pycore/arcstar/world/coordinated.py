@@ -59,7 +59,7 @@ from ..search.sliced import Sliced
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
 from .plan_times import visits_of
-from .rounds import MAX_TICKS, STALL, WINDOW, apart, best_order, first_reached, goal_tiles, turn_ticks
+from .rounds import MAX_TICKS, STALL, WINDOW, apart, best_order, first_reached, free_near, goal_tiles, turn_ticks
 from .spacing import MARGIN
 from .starts import OFF_CENTRE, passes_bodies, settle_route, starts
 from .state import UnitStatus
@@ -400,16 +400,25 @@ class Cooperative(Avoider):
         Planning the round again stood every unit for each order a player gave, and for each
         leg a patrolling unit began."""
         order = u.next_order
-        if order is None or order.aside or order.kind is OrderKind.STOP or u.spec.id not in self.driving.plans \
+        plans = self.driving.plans
+        if order is None or order.aside or order.kind is OrderKind.STOP or u.spec.id not in plans \
                 or self.members is not None:  # (a jam's plan is planned again whole, as in ``_mend``)
             return False
-        clock = max(p.visits[max(p.progress, 0)][1] for p in self.driving.plans.values())
-        return self._alone(world, u, world.known_to(self.mine(world)), want, clock)
+        known = world.known_to(self.mine(world))
+        goal = want
+        taken = {p.visits[-1][0]: p.want for vid, p in plans.items() if vid != u.spec.id}
+        if want in taken:  # another's plan ends there: if on its own goal, the free tile nearest
+            if taken[want] != want:  # (one resting there, or stepping aside and back, makes way: the round)
+                return False
+            here = tile_of(u.x, u.y)
+            goal = free_near(known.blocked, want, set(taken) - {here}, here, set(taken) - {here})
+        clock = max(p.visits[max(p.progress, 0)][1] for p in plans.values())
+        return self._alone(world, u, known, (goal, want), clock)
 
-    def _alone(self, world: World, u: UnitState, known: TileMap, want: Tile | None = None,
+    def _alone(self, world: World, u: UnitState, known: TileMap, aim: tuple[Tile, Tile | None] | None = None,
                clock: int | None = None) -> bool:
-        """Plan ``u`` again on its own, from its tile to its plan's goal (or to ``want``, from
-        plan tick ``clock``) on ``known`` (4
+        """Plan ``u`` again on its own, from its tile to its plan's goal (or to ``aim``'s goal
+        for the tile it wants, from plan tick ``clock``) on ``known`` (4
         neighbours, A*), clear of the tiles other plans end on and of the bodies of units left
         out, turns costing what the round has a unit stand on a corner. On each tile of the way
         it takes its turn by the plan's clock where it is now (``TileOrder.replace``), unless
@@ -420,7 +429,7 @@ class Cooperative(Avoider):
         uid = u.spec.id
         plans = self.driving.plans
         here = tile_of(u.x, u.y)
-        goal, wants = (plans[uid].goal, plans[uid].want) if want is None else (want, want)
+        goal, wants = (plans[uid].goal, plans[uid].want) if aim is None else aim
         ends = {p.visits[-1][0] for vid, p in plans.items() if vid != uid}
         if goal in ends or known.blocked[goal[1], goal[0]] or known.blocked[here[1], here[0]]:
             return False
