@@ -53,13 +53,23 @@ from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, Status
 from ..planner import PlanResult
 from ..search.cooperative import CooperativePlanner
-from ..search.engine import AStar
-from ..search.grid import GridOptions, graph_for
 from ..search.sliced import Sliced
 from .avoidance import Avoider, Tile, body_tiles
 from .orders import Order, OrderKind, Point, Route, route_from, tile_of
 from .plan_times import visits_of
-from .rounds import MAX_TICKS, STALL, WINDOW, apart, best_order, first_reached, free_near, goal_tiles, turn_ticks
+from .rounds import (
+    MAX_TICKS,
+    STALL,
+    WINDOW,
+    apart,
+    best_order,
+    first_reached,
+    free_near,
+    goal_tiles,
+    own_claim,
+    turn_ticks,
+    way_alone,
+)
 from .spacing import MARGIN
 from .starts import OFF_CENTRE, passes_bodies, settle_route, starts
 from .state import UnitStatus
@@ -91,9 +101,6 @@ ORDERS_UP_TO = 40
 #: Seconds in which no unit reaches its next planned tile, with plans unfinished, after which
 #: the round is planned again (a plan step takes a person under a second, a tank a few).
 STALLED = 8.0
-#: Tiles the search for a unit planned again alone (``Cooperative._alone``) may expand: a way
-#: across a 512x512 map expands some tens of thousands; past this the round is planned again.
-MEND_WORK = 200_000
 #: Rounds in a row planned again because units stood (``STALLED``, ``RING_AFTER``) with none of
 #: them nearer its goal than at any round before (the tiles left, summed): the plans are not
 #: driven as planned (bodies a tile wide cannot stand on neighbouring tiles' centres, say), and
@@ -220,19 +227,6 @@ class Cooperative(Avoider):
             p = order.points[0]
         return tile_of(p[0], p[1])
 
-    @staticmethod
-    def _own(u: UnitState, claim: Tile) -> bool:
-        """Whether ``u``'s claim on tile ``claim`` (the tile it wants, or where it stands) is its
-        own: the goal of its own current or next order, or a tile of its goal (resting there, or
-        stepping back to it; not once it gave its orders up); not a step aside and back
-        elsewhere, or standing idle."""
-        order = u.next_order
-        if order is not None and order.kind is not OrderKind.STOP and not order.aside:
-            return True
-        if u.resting is UnitStatus.STUCK:
-            return False  # it gave its orders up: its goal is its no more
-        return any(tile_of(g[0], g[1]) == claim for g in u.goal)
-
     def _known(self, world: World) -> TileMap:
         """The map to plan on: what the units' teams know under fog (one plan for all: what any
         of them has seen), remembered with its version so a discovery re-plans."""
@@ -325,7 +319,7 @@ class Cooperative(Avoider):
             if body_tiles(u.x, u.y, u.spec.width) | {here} != {start}:
                 self.settling[u.spec.id] = centre
                 u.detour = centre
-                if here != start and self._want(world, u) is None and self._own(u, here):
+                if here != start and self._want(world, u) is None and own_claim(u, here):
                     # resting on its goal, it moves over for another on its tile that could not:
                     # it steps back there in the plan (settled, it took the tile beside as its
                     # own, and rested there for good, its goal lost)
@@ -355,12 +349,9 @@ class Cooperative(Avoider):
 
     def _mend(self, world: World, crossed: list[str]) -> None:
         """Have the units of ``crossed`` (whose plans a wall learned under fog crosses) brake, to
-        be planned again alone once they stand (``_mended``), the rest driving on: planning the
-        round again stood every unit for seconds at each discovery, and 60 units exploring a
-        large map learned one every few seconds and never got anywhere. A unit with no order of
-        its own (stepping aside for others) has the round planned again, and so has a jam's plan
-        (a few units, the rest of the world driving on meanwhile): mended one unit at a time,
-        fog runs under the local methods stood units longer (18.6 to 23.6 s, 8.9 to 15.5 s)."""
+        be planned again alone once they stand (``_mended``), the rest driving on (the design
+        notes say why); a unit with no order of its own (stepping aside), or any unit of a jam's
+        plan, has the round planned again."""
         for uid in crossed:
             plan = self.driving.plans[uid]
             if plan.want is None or self.members is not None:
@@ -396,9 +387,7 @@ class Cooperative(Avoider):
     def _reorder(self, world: World, u: UnitState, want: Tile) -> bool:
         """Plan ``u``, standing with an order of its own to ``want`` its plan was not made for,
         again alone (``_alone``), from the plan's clock now (the latest tick a unit has reached:
-        its own plan may have ended long ago). Returns whether it was: else the round is due.
-        Planning the round again stood every unit for each order a player gave, and for each
-        leg a patrolling unit began."""
+        its own plan may have ended long ago). Returns whether it was: else the round is due."""
         order = u.next_order
         plans = self.driving.plans
         if order is None or order.aside or order.kind is OrderKind.STOP or u.spec.id not in plans \
@@ -434,13 +423,9 @@ class Cooperative(Avoider):
         if goal in ends or known.blocked[goal[1], goal[0]] or known.blocked[here[1], here[0]]:
             return False
         ends |= {t for v in self.mine(world) if v.spec.id not in plans for t in body_tiles(v.x, v.y, v.spec.width)}
-        grid = GridOptions(neighbours=4)
-        graph = graph_for(known.walled(ends - {here, goal}), grid)
-        search = AStar(graph, graph.node(*here), [graph.node(*goal)], max_expansions=MEND_WORK,
-                       turn_penalty=grid.units[0] * turn_ticks(u.spec))  # a turn: the ticks the round stands it
-        if search.run() != Status.FOUND or search.path_nodes is None:
+        tiles = way_alone(known, here, goal, ends - {here, goal}, turn_ticks(u.spec))
+        if tiles is None:
             return False
-        tiles = [graph.tile(n) for n in search.path_nodes]
         covers = body_tiles(u.x, u.y, u.spec.width) | {here}
         if clock is None:  # where it is on its own plan
             ticks = [t for _, t in plans[uid].visits]
@@ -461,7 +446,7 @@ class Cooperative(Avoider):
         placed = self._starts(world)
         units, firsts = [u for u, _ in placed], [t for _, t in placed]
         wants = [self._want(world, u) for u in units]
-        own = [self._own(u, start if want is None else want)
+        own = [own_claim(u, start if want is None else want)
                for u, start, want in zip(units, firsts, wants, strict=True)]
         agents = list(zip(firsts, goal_tiles(world.map.blocked, firsts, wants, own), strict=True))
         if not units:

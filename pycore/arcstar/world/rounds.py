@@ -12,11 +12,17 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
+from ..maps.tilemap import TileMap
+from ..outcomes import Status
 from ..search.cooperative import CooperativePlanner
+from ..search.engine import AStar
+from ..search.grid import GridOptions, graph_for
 from ..search.regions import label
 from ..search.sliced import Sliced
 from .avoidance import Tile
+from .orders import OrderKind, tile_of
 from .plan_times import driven
+from .state import UnitState, UnitStatus
 from .units import UnitSpec
 
 #: WHCA*'s window (ticks), the longest plan (ticks) per round, and the ticks without any agent
@@ -33,6 +39,9 @@ FAIR_AFTER, FAIR_EVERY, FAIR_WINDOW = 3, 2, 8
 #: 2 tiles/s: a quarter pivot is the time of 4 tiles) met the 10 s criterion at 7 of 29 unseen
 #: doors of 20 tanks, against 4 with 1; 3 or 4 did worse (plans longer for everyone).
 TURN_TICKS = 2
+#: Tiles the search for a unit planned again alone (``way_alone``) may expand: a way across a
+#: 512x512 map expands some tens of thousands; past this the round is planned again.
+ALONE_WORK = 200_000
 
 
 def apart(a: Tile, b: Tile) -> int:
@@ -64,6 +73,19 @@ def breadth_first(blocked: np.ndarray, start: Tile) -> Iterator[Tile]:
 def first_reached(blocked: np.ndarray, start: Tile, goals: set[Tile]) -> Tile | None:
     """Of ``goals``, the first a breadth-first walk from ``start`` reaches (None: none)."""
     return next((t for t in breadth_first(blocked, start) if t in goals), None)
+
+
+def way_alone(known: TileMap, start: Tile, goal: Tile, walls: set[Tile], turn: int) -> list[Tile] | None:
+    """The tiles of a unit's way alone from ``start`` to ``goal`` on ``known`` with ``walls``
+    walled (4 neighbours, A*), a turn costing ``turn`` steps as a round has a unit stand on a
+    corner (``turn_ticks``); None if there is none within ``ALONE_WORK`` expansions."""
+    grid = GridOptions(neighbours=4)
+    graph = graph_for(known.walled(walls), grid)
+    search = AStar(graph, graph.node(*start), [graph.node(*goal)], max_expansions=ALONE_WORK,
+                   turn_penalty=grid.units[0] * turn)
+    if search.run() != Status.FOUND or search.path_nodes is None:
+        return None
+    return [graph.tile(n) for n in search.path_nodes]
 
 
 def best_order(planner: CooperativePlanner, specs: list[UnitSpec], headings: list[float],
@@ -102,6 +124,19 @@ def best_order(planner: CooperativePlanner, specs: list[UnitSpec], headings: lis
         if sc < best_score:
             best, best_score = h, sc
     return best
+
+
+def own_claim(u: UnitState, claim: Tile) -> bool:
+    """Whether ``u``'s claim on tile ``claim`` (the tile it wants, or where it stands) is its
+    own: the goal of its own current or next order, or a tile of its goal (resting there, or
+    stepping back to it; not once it gave its orders up); not a step aside and back elsewhere,
+    or standing idle (``goal_tiles``' ``own``)."""
+    order = u.next_order
+    if order is not None and order.kind is not OrderKind.STOP and not order.aside:
+        return True
+    if u.resting is UnitStatus.STUCK:
+        return False  # it gave its orders up: its goal is its no more
+    return any(tile_of(g[0], g[1]) == claim for g in u.goal)
 
 
 def goal_tiles(blocked: np.ndarray, starts: list[Tile], wants: list[Tile | None], own: list[bool]) -> list[Tile]:
