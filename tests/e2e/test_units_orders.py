@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from labkit import BLOCKED, point, press_on_map, rows, set_map, world
 from playwright.sync_api import Page
+from test_units_lab import load_preset
 
 from arcstar.service.worlds import MAX_POINTS
 
@@ -407,3 +408,30 @@ def test_two_units_that_cannot_pass_in_a_corridor_read_stuck(lab: Page, method, 
     save_screen(lab, f"stuck-corridor-{method}")
     lab.get_by_test_id("world-play").click()
     lab.wait_for_function("!window.arcstar.world().running")
+
+
+def test_under_cooperative_an_order_to_one_unit_leaves_the_others_moving(lab: Page, save_screen):
+    """The crowd under cooperative: a move given to one unit as they go planned the whole round
+    again, every unit braking and standing for it (72 moving units to none within 3 s). Now that
+    unit brakes and is planned again on its own, and the others drive on."""
+    load_preset(lab, "crowd", "cooperative")
+    lab.get_by_test_id("world-speed").select_option("1")
+    lab.get_by_test_id("world-play").click()
+    lab.wait_for_function("window.arcstar.world().time > 4", timeout=TIMEOUT_MS)
+    w = world(lab)
+    moving = [u for u in w["units"] if abs(u["speed"]) > 0.05]
+    assert len(moving) >= 40, len(moving)
+    u = moving[0]
+    lab.mouse.click(*point(lab, u["x"], u["y"]))
+    lab.wait_for_function(f"window.arcstar.world().selected.includes({u['id']!r})", timeout=TIMEOUT_MS)
+    grid = rows(lab)
+    tx, ty = min(((x, y) for y, r in enumerate(grid) for x, c in enumerate(r) if c not in BLOCKED),
+                 key=lambda t: math.hypot(t[0] - len(grid[0]) / 2, t[1] - len(grid) / 2))
+    lab.mouse.click(*point(lab, tx + 0.5, ty + 0.5), button="right")
+    lab.wait_for_function(f"window.arcstar.world().time > {world(lab)['time'] + 2.5}", timeout=TIMEOUT_MS)
+    w = world(lab)
+    save_screen(lab, "cooperative-order-mid-run")
+    still = sum(1 for v in w["units"] if abs(v["speed"]) > 0.05)
+    assert still >= len(moving) // 2, (still, len(moving))
+    assert f"{u['id']}: move to ({tx + 0.5:g}, {ty + 0.5:g})" in lab.get_by_test_id("world-message").inner_text()
+    lab.get_by_test_id("world-play").click()
