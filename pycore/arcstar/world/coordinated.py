@@ -407,13 +407,12 @@ class Cooperative(Avoider):
     def _alone(self, world: World, u: UnitState, known: TileMap, aim: tuple[Tile, Tile | None] | None = None,
                clock: int | None = None) -> bool:
         """Plan ``u`` again on its own, from its tile to its plan's goal (or to ``aim``'s goal
-        for the tile it wants, from plan tick ``clock``) on ``known`` (4
-        neighbours, A*), clear of the tiles other plans end on and of the bodies of units left
-        out, turns costing what the round has a unit stand on a corner. On each tile of the way
-        it takes its turn by the plan's clock where it is now (``TileOrder.replace``), unless
-        every plan can then no longer be driven to its end (``TileOrder.completes``: a unit
-        following it, planned there after it, that must pass through where it stands); then it
-        goes after every unit planned there, and a ring can close only through bodies, which
+        for the tile it wants, from plan tick ``clock``) on ``known`` (``rounds.way_alone``),
+        clear of the tiles other plans end on and of the bodies of units left out. On each tile
+        of the way it takes its turn by the plan's clock where it is now (``TileOrder.replace``),
+        unless every plan can then no longer be driven to its end (``TileOrder.completes``: a
+        unit following it, planned there after it, that must pass through where it stands); then
+        it goes after every unit planned there, and a ring can close only through bodies, which
         ``held`` catches. Returns whether a way was found."""
         uid = u.spec.id
         plans = self.driving.plans
