@@ -12,11 +12,13 @@ waits for them all, and a tick's wait lasts as long as the units waited for take
 (complete) for the round when WHCA* stalls; units with nothing to do are agents whose goal is
 where they stand, so they step aside for a passing unit (where there is no way round them) and
 come back.
-The whole run is planned at once, when orders change: moving units first brake to a halt, then
-settle on their tiles' centres (``SETTLE_TIME``; which tile, and the way there: ``starts``), so
-every plan starts from standing units on centres; and again if units end short of their goals
-(at most ``MAX_ROUNDS`` times without progress), or if nobody reaches a planned tile for
-``STALLED`` seconds.
+The whole run is planned at once, when units are added or removed or a unit the round has not
+planned gets orders: moving units first brake to a halt, then settle on their tiles' centres
+(``SETTLE_TIME``; which tile, and the way there: ``starts``), so every plan starts from standing
+units on centres; and again if units end short of their goals (at most ``MAX_ROUNDS`` times
+without progress), or if nobody reaches a planned tile for ``STALLED`` seconds. A unit of the
+round given a new order (a move, a patrol's next leg) brakes and is planned again alone, the
+others driving on (``_reorder``).
 
 Driving: each unit follows its tiles' centres as a polyline (pivoting at corners, so turning
 radii are not kept: the price of the guarantee; a unit that can reverse backs along a short run
@@ -180,9 +182,9 @@ class Cooperative(Avoider):
         return False, MARGIN
 
     def may_start(self, world: World, u: UnitState, now: float) -> bool:
-        """Not while a round is due or being planned; nor for a unit whose order changed since
-        its round (a timed order comes in its own turn, after the round's look): the round is
-        then planned again, and the unit waits for it."""
+        """Not while a round is due or being planned; a unit whose order changed since its round
+        (a timed order comes in its own turn, after the round's look) is planned again alone
+        (``_reorder``), or else the round is planned again, and the unit waits for it."""
         if self.dirty or self._job is not None:
             return False
         order = u.next_order
