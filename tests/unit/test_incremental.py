@@ -14,7 +14,7 @@ import arcstar
 from arcstar.outcomes import BadInput, Status
 from arcstar.search.engine import AStar
 from arcstar.search.grid import GridGraph, GridOptions
-from arcstar.search.incremental import IncrementalPlanner
+from arcstar.search.incremental import IncrementalPlanner, StepCosts
 from reference import check_path, path_cost
 
 GROUND, WALL = 0, 1
@@ -97,6 +97,63 @@ def test_every_replan_matches_a_fresh_astar(case, radius, walk, costs, name_tile
         assert planner.path() == [goal] and planner.cost == 0.0
     assert len(planner.replans) >= 1 and planner.total_expanded == sum(planner.replans) + (
         planner.expanded if planner.status == Status.RUNNING else 0)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fog_cases(), st.data(), st.sampled_from([(8, "both"), (4, "never")]), st.booleans())
+def test_planners_sharing_step_costs_each_match_a_fresh_astar(case, data, walk, name_tiles):
+    """Units of one team share the known map's step costs (``StepCosts``): each sees what any
+    of them revealed, and every re-plan of each still costs what a fresh A* does. A third planner
+    is made part way, on tables others have changed since."""
+    true_map, start, goal = case
+    neighbours, diagonal = walk
+    options = GridOptions(neighbours=neighbours, diagonal=diagonal, costs="octile")
+    known = arcstar.TileMap.empty(true_map.width, true_map.height)
+    costs = StepCosts(known, options)
+    open_tiles = [(x, y) for y in range(true_map.height) for x in range(true_map.width)
+                  if not true_map.is_blocked(x, y)]
+    other = data.draw(st.sampled_from(open_tiles))
+    units = [[IncrementalPlanner(known, start, goal, options, costs=costs), start, goal, set()],
+             [IncrementalPlanner(known, other, start, options, costs=costs), other, start, set()]]
+    late = data.draw(st.integers(0, 6))
+    for turn in range(true_map.width * true_map.height * 2):
+        if turn == late:
+            units.append([IncrementalPlanner(known, goal, other, options, costs=costs), goal, other, set()])
+        moving = [u for u in units if u[1] != u[2]]
+        if not moving:
+            break
+        unit = moving[turn % len(moving)]
+        planner, tile, target, unseen = unit
+        changed = reveal(true_map, known, tile, 1.5)
+        for u in units:
+            u[3].update(changed)  # what each planner has not looked at yet
+        assert planner.update(changed if name_tiles else None) == len(unseen)
+        unseen.clear()
+        path = check_against_fresh(planner, known, tile, target, options)
+        if path is None:
+            unit[2] = tile  # no way: it stays
+            continue
+        unit[1] = path[1]  # within sight (1.5), so truly open
+        planner.move_to(path[1])
+    else:
+        pytest.fail("the units never arrived nor gave up")
+
+
+def test_step_costs_of_another_map_or_other_options_are_refused():
+    known, other = arcstar.TileMap.empty(5, 5), arcstar.TileMap.empty(5, 5)
+    costs = StepCosts(known, GridOptions())
+    for call in (lambda: IncrementalPlanner(other, (0, 0), (4, 4), GridOptions(), costs=costs),
+                 lambda: IncrementalPlanner(known, (0, 0), (4, 4), GridOptions(neighbours=4), costs=costs),
+                 lambda: IncrementalPlanner(known, (0, 0), (4, 4), costs="tables")):
+        with pytest.raises(BadInput) as err:
+            call()
+        assert err.value.field == "costs"
+    with pytest.raises(BadInput) as err:
+        StepCosts("map")
+    assert err.value.field == "known"
+    with pytest.raises(BadInput) as err:
+        costs.refresh([(5, 0)])
+    assert err.value.field == "tiles"
 
 
 def test_a_dead_end_discovered_reroutes_with_fewer_expansions_than_fresh_searches():
@@ -225,24 +282,30 @@ def test_long_walks_where_sqrt2_sums_tie_in_the_last_bit(seed):
         planner.update(reveal(true_map, known, tile, 5.0))
 
 
-def test_a_planner_on_a_large_map_keeps_one_float_per_step_cost_not_one_per_tile():
-    """Every unit under fog has a planner of its own, each with step-cost tables the size of the
-    map: with a float object per tile (24 bytes, beside the list's 8 a slot) 20 units on a
-    1024 x 1024 map took 2.2 GB. On 512 x 512 (262,000 tiles) the planner's four tables of
-    8-byte slots take about 8.4 MB; a float per tile would add 12.6 MB more (on 64-bit CPython;
-    half as much of both in Pyodide)."""
+def test_planners_on_a_large_map_share_its_step_costs_and_hold_only_their_search():
+    """Every unit under fog has a planner of its own. With step-cost tables the size of the map
+    apiece (and a float object per tile), 20 units on a 1024 x 1024 map took 2.2 GB; one float
+    per step cost made it 1.03 GB. Planners on a team's ``StepCosts`` hold neither: on 512 x 512
+    (262,000 tiles) the tables take about 4.2 MB (two of 8-byte slots on 64-bit CPython), a
+    planner made on them about a hundred bytes a node its searches touch."""
     n = 512
     rng = np.random.default_rng(3)
     grid = np.where(rng.random((n, n)) < 0.2, WALL, GROUND).astype(np.uint8)
-    grid[1, 1] = grid[n - 2, n - 2] = GROUND
+    grid[1, 1] = grid[n - 2, n - 2] = grid[n // 2, n // 2] = GROUND
     known = arcstar.TileMap(grid)
-    IncrementalPlanner(known, (1, 1), (n - 2, n - 2), GridOptions())  # what planners share, made once
+    IncrementalPlanner(known, (1, 1), (n - 2, n - 2), GridOptions())  # what the tables share, made once
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        planner = IncrementalPlanner(known, (1, 1), (n - 2, n - 2), GridOptions())
+        alone = IncrementalPlanner(known, (1, 1), (n - 2, n - 2), GridOptions())
+        own = tracemalloc.get_traced_memory()[0] - before
+        costs = StepCosts(known, GridOptions())
+        before = tracemalloc.get_traced_memory()[0]
+        shared = IncrementalPlanner(known, (n // 2, n // 2), (n // 2 + 3, n // 2), GridOptions(), costs=costs)
+        path = shared.plan()
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert planner.plan() is not None
-    assert held < 14e6, f"{held / 1e6:.1f} MB"
+    assert alone.plan() is not None and path is not None
+    assert 4e6 < own < 7e6, f"{own / 1e6:.1f} MB"  # its own tables, one float per step cost
+    assert held < 0.1e6, f"{held / 1e6:.3f} MB"  # a short plan touches a few nodes

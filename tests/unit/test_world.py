@@ -11,7 +11,7 @@ import pytest
 
 import arcstar
 from arcstar.geometry.primitives import Pose
-from arcstar.world import KIND_PRESETS, Kind, Order, OrderKind, UnitSpec, World, unit_of_kind
+from arcstar.world import KIND_PRESETS, Avoidance, Kind, Order, OrderKind, UnitSpec, World, unit_of_kind
 from worldcheck import check_trajectory, disc_overlap, wrap
 
 OPEN = ["............", "............", "............", "............"]
@@ -441,3 +441,27 @@ def test_a_body_put_where_a_moving_unit_cannot_stop_short_of_it_is_refused():
     w.run(30.0)
     assert w.unit("car").arrived is not None
     w.add(UnitSpec("p", width=0.5), Pose(18.5, 1.5, 0.0))  # the car stands on its goal: placed
+
+
+def test_under_fog_a_unit_added_under_the_id_of_one_removed_plans_on_its_own_teams_map():
+    """A unit's D* Lite planner is kept by its id from route to route; one removed must take its
+    planner with it. Red has seen a wall across the room and plans round it by the top row; a
+    blue unit added in the place of a removed red one, under its id and with its goal, knows
+    nothing of the wall and plans straight at it (it had driven red's way round). The units plan
+    by plain A*, which pivots at the tiles' corners: a smoothing turning method straightens red's
+    tiles on blue's map and hides which tiles it was given."""
+    rows = ["#" * 16, "#" + "." * 14 + "#"] + ["#" + "." * 9 + "#" + "." * 4 + "#"] * 4 + ["#" * 16]
+    w = World(arcstar.parse_ascii("\n".join(rows)).map, 0.05, 1, Avoidance.NONE, fog=True)
+    w.add(UnitSpec("scout", team="red", sight=3.0), Pose(12.5, 3.5, 0.0))
+    goal = Order(OrderKind.MOVE, ((13.5, 4.5, None),))
+
+    def top_row_used(team):
+        w.add(UnitSpec("a", team=team, sight=3.0, method="astar"), Pose(2.5, 4.5, 0.0), [goal])
+        w.step()
+        ys = w.unit("a").mover.points()[1][:, 1]
+        w.remove("a")
+        return bool((ys < 2.0).any())
+
+    assert w.fog.known("red").is_blocked(10, 4) and not w.fog.known("blue").is_blocked(10, 4)
+    assert top_row_used("red")
+    assert not top_row_used("blue")

@@ -22,6 +22,11 @@ Use (a world layer holding one known ``TileMap`` per player)::
     planner.update([(5, 3)])         # ... and say which tiles changed (None: compare them all)
     path = planner.plan()            # the incremental re-plan; planner.expanded counts it
 
+Units of one player plan on one known map: they share its step costs (``StepCosts``, made
+once and passed as ``costs=``), so a planner holds only its own search, the g and rhs of the
+nodes it touched. Any planner's ``update`` re-reads the tiles into the shared tables; each
+planner repairs its search for every change read since it last looked.
+
 Timeslicing: ``update``/``move_to`` start a re-plan; ``step(budget)`` expands at most
 ``budget`` nodes and returns ``Status.RUNNING`` until it ends (``FOUND`` or ``NO_PATH``), so a
 scheduler can spread it over frames; ``cancel()`` stops the re-plan (the planner stays usable:
@@ -39,7 +44,7 @@ scratch (it would otherwise overestimate). Bad input raises ``BadInput`` naming 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from heapq import heappop, heappush
 
 import numpy as np
@@ -77,27 +82,110 @@ def _interned(values: Iterable[float]) -> list[float]:
     return [one.setdefault(v, v) for v in values]
 
 
-class IncrementalPlanner(SteppedSearch):
-    """D* Lite from ``goal`` to a moving ``start`` over the known map ``known`` (a ``TileMap``
-    the caller edits, then names the edited tiles in ``update``).
-
-    options: how the grid is walked (``GridOptions``; octile costs suit tile units best).
-    max_expansions: a budget per re-plan (None: none). The search state is per planner: one
-    planner per unit and goal.
+class StepCosts:
+    """A known map's step costs as D* Lite reads them (``GridGraph``'s tables, copied once), for
+    every planner on that map to share. Under fog all units of a team plan on one known map; with
+    tables the size of the map apiece, 60 units on 1024 x 1024 took over 2 GB. ``refresh``
+    re-reads tiles after the map changed and logs the nodes whose costs changed; each planner
+    repairs its search for the nodes logged since it last looked (``IncrementalPlanner.update``).
     """
 
-    def __init__(self, known: TileMap, start: Tile, goal: Tile, options: GridOptions | None = None,
-                 max_expansions: int | None = None) -> None:
+    def __init__(self, known: TileMap, options: GridOptions | None = None) -> None:
         if not isinstance(known, TileMap):
             raise BadInput(f"known must be a TileMap, got {shown(known)}", "known")
         if options is None:
             options = GridOptions()
         if not isinstance(options, GridOptions):
             raise BadInput(f"options must be GridOptions, got {shown(options)}", "options")
+        self.known, self.options = known, options
+        graph = GridGraph(known, options)
+        self.stride = graph.stride
+        #: padded coordinates per node (the heuristic's)
+        self.xs, self.ys = graph.xs, graph.ys
+        # per direction: (node offset, diagonal?, side offsets a and b); the side rule in ``moves``
+        straight_d = {1, -1, graph.stride, -graph.stride}
+        self.dirs = [(d, d not in straight_d, sa, sb) for d, _costs, _check, sa, sb in graph.moves]
+        self.corner = options.diagonal if options.allows_diagonals else "never"
+        self.passable = bytearray(graph.passable)
+        self.straight = _interned(graph.straight_cost)
+        self.diagonal = _interned(graph.diagonal_cost)
+        #: the cheapest terrain cost on the map as last read (the heuristic's scale)
+        self.min_cost = graph.min_cost
+        #: the nodes whose step costs changed, in the order ``refresh`` found them
+        self.log: list[int] = []
+        self._version = known.version
+
+    @property
+    def node_count(self) -> int:
+        return len(self.passable)
+
+    def refresh(self, tiles: Iterable[Tile] | None = None) -> None:
+        """Re-read these tiles of the known map (None: every tile, unless the map is the version
+        last read whole) and log the nodes whose step costs changed."""
+        known = self.known
+        grid, influence = known.cost_grid, known.influence
+        if tiles is None:
+            if known.version == self._version:
+                return
+            changed = self._changed_tiles(grid, influence)
+        else:
+            changed = [_tile_arg(t, known, "tiles") for t in tiles]
+        straight, diagonal = self.options.units
+        stride, logged = self.stride, len(self.log)
+        for x, y in changed:
+            node = (y + 1) * stride + x + 1
+            c = grid[y, x]
+            pen = 0.0 if influence is None else influence[y, x]
+            sc, dc = float(c * straight + pen), float(c * diagonal + pen)
+            if sc == self.straight[node] and dc == self.diagonal[node]:
+                continue
+            self.straight[node], self.diagonal[node] = sc, dc
+            self.passable[node] = 1 if math.isfinite(sc) else 0
+            self.log.append(node)
+        if tiles is None:
+            self._version = known.version
+        if len(self.log) > logged:
+            self.min_cost = known.min_cost()
+
+    def _changed_tiles(self, grid: np.ndarray, influence: np.ndarray | None) -> list[Tile]:
+        straight, diagonal = self.options.units
+        pen = 0.0 if influence is None else influence
+        h, w = grid.shape
+        now = np.asarray(self.straight).reshape(h + 2, self.stride)[1:-1, 1:-1]
+        now_d = np.asarray(self.diagonal).reshape(h + 2, self.stride)[1:-1, 1:-1]
+        differ = (now != grid * straight + pen) | (now_d != grid * diagonal + pen)
+        ys, xs = np.nonzero(differ)
+        return list(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+class IncrementalPlanner(SteppedSearch):
+    """D* Lite from ``goal`` to a moving ``start`` over the known map ``known`` (a ``TileMap``
+    the caller edits, then names the edited tiles in ``update``).
+
+    options: how the grid is walked (``GridOptions``; octile costs suit tile units best).
+    max_expansions: a budget per re-plan (None: none). costs: the known map's ``StepCosts`` to
+    share with other planners on it (None: tables of its own); every planner on one ``StepCosts``
+    sees each change any of them re-read. The search state is per planner: one planner per unit
+    and goal, holding only the nodes its searches touched.
+    """
+
+    def __init__(self, known: TileMap, start: Tile, goal: Tile, options: GridOptions | None = None,
+                 max_expansions: int | None = None, costs: StepCosts | None = None) -> None:
+        if not isinstance(known, TileMap):
+            raise BadInput(f"known must be a TileMap, got {shown(known)}", "known")
+        if costs is not None and not isinstance(costs, StepCosts):
+            raise BadInput(f"costs must be StepCosts, got {shown(costs)}", "costs")
+        if options is None:
+            options = GridOptions() if costs is None else costs.options
+        if not isinstance(options, GridOptions):
+            raise BadInput(f"options must be GridOptions, got {shown(options)}", "options")
         if max_expansions is not None and (isinstance(max_expansions, bool) or not isinstance(max_expansions, int)
                                            or max_expansions < 1):
             raise BadInput(f"max_expansions must be a positive integer, got {shown(max_expansions)}",
                            "max_expansions")
+        if costs is not None and (costs.known is not known or costs.options != options):
+            raise BadInput(f"costs must be the StepCosts of this known map and options, got {shown(costs)}",
+                           "costs")
         sx, sy = _tile_arg(start, known, "start")
         gx, gy = _tile_arg(goal, known, "goal")
         for field, (x, y) in (("start", (sx, sy)), ("goal", (gx, gy))):
@@ -107,32 +195,32 @@ class IncrementalPlanner(SteppedSearch):
         self.max_expansions = max_expansions
         self.total_expanded = 0
         self.replans: list[int] = []
-        graph = GridGraph(known, options)
-        self._stride = graph.stride
-        self._xs, self._ys = graph.xs, graph.ys
-        # per direction: (node offset, diagonal?, side offsets a and b); the side rule below
-        straight_d = {1, -1, graph.stride, -graph.stride}
-        self._dirs = [(d, d not in straight_d, sa, sb) for d, _costs, _check, sa, sb in graph.moves]
-        self._corner = options.diagonal if options.allows_diagonals else "never"
-        self.goal_node = graph.node(gx, gy)
-        self.start_node = graph.node(sx, sy)
-        self._build(graph)
+        if costs is None:
+            costs = StepCosts(known, options)
+        else:
+            costs.refresh()  # the map as it is now, as tables of its own would read it
+        self._costs = costs
+        self._read = len(costs.log)  # the changes logged before are in the tables it starts from
+        self._stride = costs.stride
+        self._xs, self._ys = costs.xs, costs.ys
+        self._dirs, self._corner = costs.dirs, costs.corner
+        self._passable, self._sc, self._dc = costs.passable, costs.straight, costs.diagonal
+        self.goal_node = self.node_of((gx, gy))
+        self.start_node = self.node_of((sx, sy))
+        self._build()
         self.status = RUNNING
         self.expanded = 0
         self.ms = 0.0
         self._path: list[int] | None = None
 
     # -- state -------------------------------------------------------------------------------
-    def _build(self, graph: GridGraph) -> None:
-        """Fresh search state over ``graph`` (a snapshot of the known map)."""
-        self._passable = bytearray(graph.passable)
-        self._sc = _interned(graph.straight_cost)
-        self._dc = _interned(graph.diagonal_cost)
-        self._min_cost = graph.min_cost
-        self._hs, self._hextra = heuristic_constants(graph)
-        n = graph.node_count
-        self._g = [INF] * n
-        self._rhs = [INF] * n
+    def _build(self) -> None:
+        """Fresh search state over the step costs as they are (a snapshot of the known map):
+        g and rhs only for the nodes a search touches (``INF`` for the rest)."""
+        self._min_cost = self._costs.min_cost
+        self._hs, self._hextra = heuristic_constants(self._costs)
+        self._g: dict[int, float] = {}
+        self._rhs: dict[int, float] = {}
         self._queued: dict[int, tuple[float, float]] = {}
         self._heap: list[tuple[float, float, int]] = []
         self._km = 0.0
@@ -150,14 +238,14 @@ class IncrementalPlanner(SteppedSearch):
         return dx * self._hs + dy * self._hextra if dx > dy else dy * self._hs + dx * self._hextra
 
     def _key(self, node: int) -> tuple[float, float]:
-        m = min(self._g[node], self._rhs[node])
+        m = min(self._g.get(node, INF), self._rhs.get(node, INF))
         return m + self._h(node) + self._km, m
 
     def _push(self, node: int, key: tuple[float, float]) -> None:
         self._queued[node] = key
         heappush(self._heap, (key[0], key[1], node))
 
-    def _moves(self, node: int) -> Iterable[tuple[int, bool]]:
+    def _moves(self, node: int) -> Iterator[tuple[int, bool]]:
         """(neighbour, diagonal?) for every legal move out of ``node``. Moves are symmetric (a
         diagonal's side tiles are the same both ways), so these are also the moves into it; a
         step costs what entering its end tile costs (``_cost``)."""
@@ -179,12 +267,13 @@ class IncrementalPlanner(SteppedSearch):
 
     def _best_rhs(self, node: int) -> float:
         g = self._g
-        return min((self._cost(j, dg) + g[j] for j, dg in self._moves(node)), default=INF)
+        return min((self._cost(j, dg) + g.get(j, INF) for j, dg in self._moves(node)), default=INF)
 
     def _update_vertex(self, node: int) -> None:
-        g, rhs = self._g[node], self._rhs[node]
+        g, rhs = self._g.get(node, INF), self._rhs.get(node, INF)
         if g != rhs:
-            self._push(node, self._key(node))
+            m = g if g < rhs else rhs  # _key(node), the values read once
+            self._push(node, (m + self._h(node) + self._km, m))
         else:
             self._queued.pop(node, None)
 
@@ -220,30 +309,19 @@ class IncrementalPlanner(SteppedSearch):
 
     def update(self, tiles: Iterable[Tile] | None = None) -> int:
         """Re-read these tiles of the known map (None: compare every tile); return how many
-        changed. Changed tiles start a re-plan."""
-        grid = self.known.cost_grid
-        influence = self.known.influence
-        if tiles is None:
-            changed = self._changed_tiles(grid, influence)
-        else:
-            changed = [_tile_arg(t, self.known, "tiles") for t in tiles]
-        straight, diagonal = self.options.units
-        touched: set[int] = set()
-        for x, y in changed:
-            node = self.node_of((x, y))
-            c = grid[y, x]
-            pen = 0.0 if influence is None else influence[y, x]
-            sc, dc = float(c * straight + pen), float(c * diagonal + pen)
-            if sc == self._sc[node] and dc == self._dc[node]:
-                continue
-            self._sc[node], self._dc[node] = sc, dc
-            self._passable[node] = 1 if math.isfinite(sc) else 0
-            touched.add(node)
+        changed since this planner last looked (on shared ``StepCosts``, by any planner's
+        reading). Changed tiles start a re-plan."""
+        costs = self._costs
+        costs.refresh(tiles)
+        touched = set(costs.log[self._read:])
+        self._read = len(costs.log)
         if not touched:
             return 0
         self._begin()
         if self.known.min_cost() < self._min_cost:  # the heuristic would overestimate: start over
-            self._build(GridGraph(self.known, self.options))
+            costs.refresh()  # the whole map, as a planner made now would read it
+            self._read = len(costs.log)
+            self._build()
             return len(touched)
         # a tile's change alters the moves into it, out of it and the diagonals past its corner:
         # all start at the tile or one of its 8 neighbours, whose rhs is recomputed
@@ -254,16 +332,6 @@ class IncrementalPlanner(SteppedSearch):
                 self._rhs[n] = self._best_rhs(n)
                 self._update_vertex(n)
         return len(touched)
-
-    def _changed_tiles(self, grid: np.ndarray, influence: np.ndarray | None) -> list[Tile]:
-        straight, diagonal = self.options.units
-        pen = 0.0 if influence is None else influence
-        h, w = grid.shape
-        now = np.asarray(self._sc).reshape(h + 2, self._stride)[1:-1, 1:-1]
-        now_d = np.asarray(self._dc).reshape(h + 2, self._stride)[1:-1, 1:-1]
-        differ = (now != grid * straight + pen) | (now_d != grid * diagonal + pen)
-        ys, xs = np.nonzero(differ)
-        return list(zip(xs.tolist(), ys.tolist(), strict=True))
 
     def plan(self) -> list[Tile] | None:
         """Run the re-plan to its end (or its budget) and return the path, start to goal, as
@@ -276,7 +344,7 @@ class IncrementalPlanner(SteppedSearch):
     @property
     def cost(self) -> float | None:
         """The path's cost (the graph's cost units), when the last re-plan found one."""
-        return self._g[self.start_node] if self.status == FOUND else None
+        return self._g.get(self.start_node, INF) if self.status == FOUND else None
 
     def path(self) -> list[Tile] | None:
         """The path found by the last finished re-plan: from the start, each step to the
@@ -284,10 +352,17 @@ class IncrementalPlanner(SteppedSearch):
         if self.status != FOUND:
             return None
         if self._path is None:
-            node, g = self.start_node, self._g
+            node, g, sc, dc = self.start_node, self._g, self._sc, self._dc
             nodes = [node]
-            while node != self.goal_node and len(nodes) <= len(g):
-                node = min(self._moves(node), key=lambda m: self._cost(m[0], m[1]) + g[m[0]])[0]
+            while node != self.goal_node and len(nodes) <= self._costs.node_count:
+                # the first move of least step cost + g, as min() with that key picks it
+                moves = self._moves(node)
+                node, diagonal = next(moves)
+                best = (dc[node] if diagonal else sc[node]) + g.get(node, INF)
+                for j, diagonal in moves:
+                    via = (dc[j] if diagonal else sc[j]) + g.get(j, INF)
+                    if via < best:
+                        node, best = j, via
                 nodes.append(node)
             self._path = nodes
         return [self.tile_of(n) for n in self._path]
@@ -332,10 +407,10 @@ class IncrementalPlanner(SteppedSearch):
             start_key = self._key(start)
             u = self._next(start_key)
             if u is None:
-                if rhs[start] == g[start]:
+                if rhs.get(start, INF) == g.get(start, INF):
                     self.expanded += n
                     self.total_expanded += n
-                    self._finish(FOUND if g[start] < INF else NO_PATH, None)
+                    self._finish(FOUND if g.get(start, INF) < INF else NO_PATH, None)
                     return
                 top = self._top()  # the start itself, queued at a key equal to its own
                 if top is None:  # pragma: no cover - an inconsistent start is always queued
@@ -349,15 +424,16 @@ class IncrementalPlanner(SteppedSearch):
                 continue
             del queued[u]  # its heap entry is now stale
             n += 1
-            if g[u] > rhs[u]:  # over-consistent: settle it, offer it to its predecessors
-                g[u] = gu = rhs[u]
+            gu = rhs.get(u, INF)
+            if g.get(u, INF) > gu:  # over-consistent: settle it, offer it to its predecessors
+                g[u] = gu
                 for p, diagonal in self._moves(u):
                     via = self._cost(u, diagonal) + gu
-                    if p != goal and via < rhs[p]:
+                    if p != goal and via < rhs.get(p, INF):
                         rhs[p] = via
                         self._update_vertex(p)
             else:  # under-consistent: forget it, its predecessors look again
-                g[u] = INF
+                g.pop(u, None)
                 for p in [u, *(p for p, _diagonal in self._moves(u))]:
                     if p != goal:
                         rhs[p] = self._best_rhs(p)

@@ -10,8 +10,10 @@ wall, each of its moving units whose body would touch it on its way plans again.
 
 Each unit's way is kept by a D* Lite search (``search.incremental.IncrementalPlanner``) on its
 team's known map, reused from discovery to discovery: it repairs only what the new walls change
-instead of searching afresh. Its tile path is turned into a drivable path by the unit's turning
-method (``turning.realize``; "tighter" for units that plan curves themselves).
+instead of searching afresh. A team's planners share the known map's step costs
+(``StepCosts``): a unit's planner holds only the nodes its searches touched. Its tile path is
+turned into a drivable path by the unit's turning method (``turning.realize``; "tighter" for
+units that plan curves themselves).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from ..maps.tilemap import GROUND, TileMap
 from ..outcomes import BadInput, Status
 from ..planner import PlanResult
 from ..search.grid import GridOptions
-from ..search.incremental import IncrementalPlanner
+from ..search.incremental import IncrementalPlanner, StepCosts
 from ..turning.methods import TURN_METHODS, realize
 from .avoidance import body_tiles
 from .events import EventKind
@@ -97,11 +99,13 @@ def sight_rays(sight: float) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass
 class TeamView:
-    """What one team knows: ``seen`` tiles, and the map it believes (walls seen, else ground)."""
+    """What one team knows: ``seen`` tiles, and the map it believes (walls seen, else ground);
+    the step costs of that map its units' planners share (made when the first plans)."""
 
     seen: np.ndarray
     known: TileMap
     changed: set[tuple[int, int]] = field(default_factory=set)
+    costs: StepCosts | None = None
 
 
 def swept_tiles(u: UnitState) -> set[tuple[int, int]]:
@@ -262,6 +266,11 @@ class Fog:
                     # farther than it needs to stop), then plans again from where it stands
                     u.mover.brake()
 
+    def drop(self, uid: str) -> None:
+        """Forget unit ``uid``'s planner (the unit left the map: another may come under its id,
+        of another team)."""
+        self.planners.pop(uid, None)
+
     def route(self, u: UnitState, known: TileMap, goal: Point) -> Route:
         """``u``'s route to ``goal`` on its team's ``known`` map, by its D* Lite planner (made
         for this goal, or repaired after the walls learned since)."""
@@ -271,7 +280,10 @@ class Fog:
             return route_from(PlanResult(Status.FOUND, path=[]), pose, goal, u.spec.can_reverse)
         entry = self.planners.get(u.spec.id)
         if entry is None or entry[0] != target:
-            planner = IncrementalPlanner(known, start, target, GridOptions(), MAX_EXPANSIONS)
+            view = self.view(u.spec.team)
+            if view.costs is None or view.known is not known:
+                view.costs = StepCosts(known, GridOptions())
+            planner = IncrementalPlanner(known, start, target, GridOptions(), MAX_EXPANSIONS, view.costs)
             self.planners[u.spec.id] = (target, planner)
         else:
             planner = entry[1]

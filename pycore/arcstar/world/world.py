@@ -159,6 +159,8 @@ class World:
         self.units.remove(u)
         del self._by_id[uid]
         self.routes.drop(uid)
+        if self.fog is not None:
+            self.fog.drop(uid)
         self._pad = None
         self.avoider.removed(self, uid)
         self.avoider.changed(self)
