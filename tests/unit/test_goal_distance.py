@@ -131,3 +131,24 @@ def test_whole_sweeps_every_tile_after_a_partial_ask() -> None:
     near = next(v for v in adjacent[goal])
     assert d[near] == 1 and not d.exhausted
     assert d.whole() == sweep(adjacent, goal) and d.exhausted
+
+
+def test_a_whole_sweep_of_a_large_map_holds_a_slot_a_tile_not_an_int_object():
+    """A cooperative round keeps a sweep per agent's goal, each a list the size of the map: with a
+    new int object a tile (28 bytes past 256 on 64-bit CPython, beside the list's 8) 60 goals on
+    1024 x 1024 held 2 GB. The tiles at one distance share one object, so a whole sweep of a
+    512 x 512 open map (distances to 1,022) holds little beyond its list's 8 bytes a tile."""
+    import tracemalloc
+
+    n = 512
+    adjacent = moves([[True] * n for _ in range(n)], 4)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        d = GoalDistances(adjacent, 0)
+        d.whole()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert d[n * n - 1] == 2 * (n - 1)
+    assert held < 8 * n * n * 1.1, f"{held / 1e6:.1f} MB"

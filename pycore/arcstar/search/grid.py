@@ -90,7 +90,9 @@ def _coordinates(rows: int, stride: int) -> tuple[Any, Any]:
 
 @functools.lru_cache(maxsize=8)
 def _list_coordinates(rows: int, stride: int) -> tuple[list[int], list[int]]:
-    return [x for _ in range(rows) for x in range(stride)], [y for y in range(rows) for _ in range(stride)]
+    # one row's ints repeated: a comprehension made a new int object a node past 256 (22 MB on
+    # 1024 x 1024, kept for the map's size)
+    return list(range(stride)) * rows, [y for y in range(rows) for _ in range(stride)]
 
 
 class GridGraph:
