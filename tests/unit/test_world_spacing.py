@@ -109,7 +109,7 @@ def room_over_all(u, units, near, dt, standoff, turns):
     if m is None:
         return math.inf, None
     others = [j for j in units if j is not u]
-    dist, xy = m.points(spacing.SPACING)
+    dist, xy = m.points()
     i0 = int((dist <= m.s).sum())
     i1 = int((dist <= m.s + spacing.reach_of(u, dt)).sum())
     i2 = int((dist <= m.s + spacing.reach_of(u, dt) + m.stopping_distance()).sum())
@@ -125,7 +125,7 @@ def room_over_all(u, units, near, dt, standoff, turns):
         way, clear = spacing.ahead_of(j, dt), u.spec.width / 2.0 + j.spec.width / 2.0 + spacing.MARGIN
         at = unstoppable_over_all(u, j, way, ahead, clear)
         if at is None:
-            jdist, jxy = j.mover.points(spacing.SPACING)
+            jdist, jxy = j.mover.points()
             jv = max(j.mover.v, spacing.VMIN)
             j0 = int((jdist <= j.mover.s).sum())  # as ahead_of: out to the first point past the end
             on = slice(j0, int((jdist <= j.mover.s + spacing.far_of(j, dt) + m.stopping_distance()).sum()) + 1)
@@ -287,3 +287,37 @@ def test_of_a_tank_and_a_person_running_at_each_other_one_is_held(backing, gap, 
     near = spacing.Neighbours(world.units, spacing.reach_pad(world.units, world.dt))
     held = [spacing.room(u, near, world.dt) for u in (tank, person)]
     assert min(r for r, _ in held) < math.inf, held
+
+
+def test_a_path_sampled_as_far_as_asked_reads_as_the_whole_path():
+    """A mover samples its path a few segments at a time, as far as the checks ask
+    (``Mover.cover``): what they read out to a distance (the points, bisections for distances up
+    to it, bounding boxes of its points) is what they would read in the path sampled whole, and
+    the bounding boxes are the points' own least and greatest values."""
+    from bisect import bisect_right
+    import random
+
+    w = read_scenario(presets.crowd(count=40, avoidance="cooperative")).world
+    w.step()
+    movers = [u.mover for u in w.units if u.mover is not None]
+    assert len(movers) > 30
+    rng = random.Random(4)
+    for m in movers:
+        whole = Mover(m.path, m.unit, m.heading)
+        full_d, full_xy = whole.points()
+        fd, fx, fy = full_d.tolist(), full_xy[:, 0].tolist(), full_xy[:, 1].tolist()
+        lazy = Mover(m.path, m.unit, m.heading)
+        upto = 0.0
+        while upto < m.path.length + 1.0:
+            upto += rng.uniform(0.0, 3.0)
+            ds, xs, ys = lazy.cover(upto)
+            n = len(ds)
+            assert (ds, xs, ys) == (fd[:n], fx[:n], fy[:n])
+            assert n == len(fd) or ds[-1] > upto
+            x = rng.uniform(0.0, upto)
+            assert bisect_right(ds, x) == bisect_right(fd, x)
+            i0 = rng.randrange(n)
+            i1 = rng.randrange(i0, n)
+            box = (min(xs[i0:i1 + 1]), min(ys[i0:i1 + 1]), max(xs[i0:i1 + 1]), max(ys[i0:i1 + 1]))
+            assert lazy.box(i0, i1) == whole.box(i0, i1) == box
+        assert len(lazy.cover(math.inf)[0]) == len(fd)

@@ -41,6 +41,8 @@ from .units import UnitSpec
 SNAP = 1e-9
 #: Heading changes at a joint above this are corners the unit pivots on (radians).
 CORNER = 1e-6
+#: How far apart (tiles along) the path's points lie that the spacing checks read (``points``).
+SAMPLE = 0.1
 
 
 @dataclass(frozen=True)
@@ -92,17 +94,34 @@ def barriers(path: Path, heading: float) -> list[Barrier]:
     return out
 
 
-def _turns(v: np.ndarray) -> list[int]:
-    """The indices where the sequence ``v`` turns: the point before a step whose sign (rise or
-    fall; steps of 0 left out) differs from the last step's that was not 0."""
-    steps = np.sign(np.diff(v))
-    moved = np.flatnonzero(steps)
-    signs = steps[moved]
-    return moved[1:][signs[1:] != signs[:-1]].tolist()
+def _more_turns(v: list[float], seen: int, last: int, turns: list[int]) -> int:
+    """Add to ``turns`` the indices where the sequence ``v`` turns among its points from
+    ``seen`` on (``turns`` holds those before; ``last``, the sign of the last step before them
+    that was not 0): the point before a step whose sign (rise or fall; steps of 0 left out)
+    differs from the last step's that was not 0. Returns that sign after the last point. A
+    turn is known once the point after it is."""
+    a = max(seen - 1, 0)
+    if len(v) - a > 32:  # a path sampled whole at once: numpy (the loop below took 0.3 ms on 900 points)
+        steps = np.sign(np.diff(np.asarray(v[a:])))
+        moved = np.flatnonzero(steps)
+        if moved.size:
+            signs = steps[moved]
+            before = np.concatenate(([float(last)], signs[:-1]))
+            turns += (moved[(signs != before) & (before != 0.0)] + a).tolist()
+            last = int(signs[-1])
+        return last
+    for k in range(a, len(v) - 1):
+        d = v[k + 1] - v[k]
+        sign = (d > 0.0) - (d < 0.0)
+        if sign:
+            if last and sign != last:
+                turns.append(k)
+            last = sign
+    return last
 
 
 def _extent(v: list[float], turns: list[int], i0: int, i1: int) -> tuple[float, float]:
-    """The least and greatest of ``v[i0:i1 + 1]``, given its ``_turns``."""
+    """The least and greatest of ``v[i0:i1 + 1]``, given its turns (``_more_turns``)."""
     lo, hi = (v[i0], v[i1]) if v[i0] <= v[i1] else (v[i1], v[i0])
     for k in range(bisect_right(turns, i0), bisect_left(turns, i1)):
         c = v[turns[k]]
@@ -142,12 +161,21 @@ class Mover:
         #: the unit's acceleration and braking (tiles/s^2), read every tick by it and its neighbours
         self.accel_rate, self.brake_rate = unit.accel_rate, unit.brake_rate
         self.reach = unit.speed ** 2 / (2.0 * self.brake_rate) + unit.speed + 1.0  # look-ahead (tiles)
+        # the path's points every SAMPLE tiles, sampled a segment at a time as far as asked
+        # (``cover``): the checks read a few tiles ahead, and a new path sampled whole at once
+        # (900 points on the crowd's 128 x 128 map, half a millisecond on CPython) was a third
+        # of the cooperative crowd's slowest ticks
+        self._lists: tuple[list[float], list[float], list[float]] = ([], [], [])  # distances, x, y
+        self._sampled = 0  # the segments sampled
+        self._sampled_to = 0.0  # where the next one starts (tiles along)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
-        self._dists: list[float] | None = None
         self._entries: tuple[list[float], list[float], list[tuple[int, int]]] | None = None
         self._last_entry: int | None = None
-        self._xy_lists: tuple[list[float], list[float]] | None = None
-        self._turns: tuple[list[int], list[int]] | None = None
+        # the turns of the x and the y of the points sampled (``box``), how many points they
+        # cover, and the sign of the last step that moved each
+        self._tx: list[int] = []
+        self._ty: list[int] = []
+        self._seen, self._sx, self._sy = 0, 0, 0
 
     def _on_segment(self, k: int) -> None:
         """Drive on segment ``k`` (the last one for any k past it) from now."""
@@ -170,29 +198,44 @@ class Mover:
         """How far the unit runs before it stands if it brakes from now (tiles)."""
         return self.v * self.v / (2.0 * self.brake_rate)
 
-    def points(self, spacing: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
-        """The path sampled every ``spacing`` tiles: distances along it and (x, y) there, made
-        once (for spacing checks against other units)."""
-        cached = self._points
-        if cached is None:
-            dists: list[float] = []
-            xs: list[float] = []
-            ys: list[float] = []
-            start = 0.0
-            for seg in self.path.segments:
-                along, sx, sy = seg.sample_xy_lists(spacing)  # its start, ..., its end
-                keep = max(1, len(along) - 1)  # the end is the next segment's start
-                dists += [start + a for a in along[:keep]]
-                xs += sx[:keep]
-                ys += sy[:keep]
-                start += seg.length
+    def cover(self, upto: float) -> tuple[list[float], list[float], list[float]]:
+        """The path's points (``points()``) sampled at least past ``upto`` tiles along (to its
+        end, if it ends before): their distances along it, x and y, as lists that grow in place.
+        A bisection for a distance up to ``upto`` finds in them what it would in all the points."""
+        lists = self._lists  # (asked for by every unit, for itself and its neighbours, every tick)
+        if self._points is None and (not lists[0] or lists[0][-1] <= upto):
+            self._sample(upto)
+        return lists
+
+    def _sample(self, upto: float) -> None:
+        """Sample the path's segments on until a point lies past ``upto`` or the path ends."""
+        ds, xs, ys = self._lists
+        segs = self.path.segments
+        k, start = self._sampled, self._sampled_to
+        while k < len(segs) and (not ds or ds[-1] <= upto):
+            seg = segs[k]
+            along, sx, sy = seg.sample_xy_lists(SAMPLE)  # its start, ..., its end
+            keep = max(1, len(along) - 1)  # the end is the next segment's start
+            ds += [start + a for a in along[:keep]]
+            xs += sx[:keep]
+            ys += sy[:keep]
+            start += seg.length
+            k += 1
+        self._sampled, self._sampled_to = k, start
+        if k == len(segs):
             end = self.path.end_pose()
-            dists.append(start)
+            ds.append(start)
             xs.append(end.x)
             ys.append(end.y)
-            cached = self._points = (np.array(dists), np.column_stack((xs, ys)))
-            self._xy_lists, self._dists = (xs, ys), dists
-        return cached
+            self._points = (np.array(ds), np.column_stack((xs, ys)))
+
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        """The path sampled every ``SAMPLE`` tiles: distances along it and (x, y) there, made
+        once (for spacing checks against other units)."""
+        if self._points is None:
+            self.cover(math.inf)
+        assert self._points is not None
+        return self._points
 
     def tile_entries(self) -> tuple[list[float], list[float], list[tuple[int, int]]]:
         """Where along the path (``points()``) its centre enters each tile it passes, in order:
@@ -216,43 +259,29 @@ class Mover:
         return self._last_entry
 
     def box(self, i0: int, i1: int) -> tuple[float, float, float, float]:
-        """The bounding box (x0, y0, x1, y1) of ``points()[1][i0:i1 + 1]`` (``i0`` one of the
-        points): the same floats as the array's min and max, without a numpy call (the spacing
-        checks ask for several a unit every tick). Between two turns of a coordinate (where it
-        stops rising and falls, or the other way) it only rises or falls, so its least and
-        greatest values lie at the ends of the range or on a turn inside it."""
-        xs, ys = self.xy_lists()
-        kept = self._turns
-        if kept is None:
-            xy = self.points()[1]
-            kept = self._turns = (_turns(xy[:, 0]), _turns(xy[:, 1]))
-        tx, ty = kept
+        """The bounding box (x0, y0, x1, y1) of the points ``i0``..``i1`` sampled (``cover``;
+        ``i0`` one of them): the same floats as the array's min and max, without a numpy call
+        (the spacing checks ask for several a unit every tick). Between two turns of a coordinate
+        (where it stops rising and falls, or the other way) it only rises or falls, so its least
+        and greatest values lie at the ends of the range or on a turn inside it; a turn is known
+        once the point after it is sampled."""
+        _, xs, ys = self._lists
+        tx, ty = self._tx, self._ty
+        if self._seen != len(xs):
+            self._sx = _more_turns(xs, self._seen, self._sx, tx)
+            self._sy = _more_turns(ys, self._seen, self._sy, ty)
+            self._seen = len(xs)
         if i1 >= len(xs):
             i1 = len(xs) - 1
         x0, x1 = _extent(xs, tx, i0, i1)
         y0, y1 = _extent(ys, ty, i0, i1)
         return x0, y0, x1, y1
 
-    def xy_lists(self) -> tuple[list[float], list[float]]:
-        """The x and the y of ``points()`` as two lists, made once: ``spacing``'s checks scan a
-        few of them at a time, for which Python floats cost a fraction of numpy calls."""
-        if self._xy_lists is None:
-            xy = self.points()[1]
-            self._xy_lists = xy[:, 0].tolist(), xy[:, 1].tolist()
-        return self._xy_lists
-
-    def dists(self) -> list[float]:
-        """The distances of ``points()`` as a list (indexing a list costs a fraction of indexing
-        an array)."""
-        if self._dists is None:
-            self._dists = self.points()[0].tolist()
-        return self._dists
-
     def after(self, s: float) -> int:
         """The index of the first of ``points()`` more than ``s`` tiles along the path (as
         ``np.searchsorted(dist, s, side="right")``; a bisect on a list costs a fraction of a numpy
-        call, and the avoidance checks ask for it for every unit every tick)."""
-        return bisect_right(self._dists if self._dists is not None else self.dists(), s)
+        call)."""
+        return bisect_right(self.cover(s)[0], s)
 
     def _next_speed(self, dt: float, stop: Barrier, room: float) -> float:
         # min and max written out (each picks what the builtin would): this runs for every

@@ -139,8 +139,8 @@ class Neighbours:
             return False
         assert kept.span is not None
         j0, j1 = kept.span
-        xs, ys = kept.mover.xy_lists()
-        return _first_near(xs, ys, kept.mover.dists(), j0, j1, x, y, clear) >= 0
+        ds, xs, ys = kept.mover.cover(kept.s)  # (sampled out to its span's end by ``_spans``)
+        return _first_near(xs, ys, ds, j0, j1, x, y, clear) >= 0
 
     def _ahead(self, j: UnitState, dt: float) -> _Ahead | None:
         """j's way ahead as the checks read it (``_Ahead``), kept while j's mover and its distance
@@ -234,7 +234,7 @@ def room(u: UnitState, near: Neighbours, dt: float, standoff: bool = True, margi
                 others.append((j, -1.0, jhalf, 0))
     if not others:
         return math.inf, None
-    ds = m.dists()
+    ds = m.cover(m.s + far)[0]  # (the points out to ``far``: the bisections below find what they would in all)
     n = len(ds)
     i0 = bisect_right(ds, m.s)  # m.after(m.s), inlined as below
     if i0 >= n:
@@ -319,8 +319,7 @@ def _standing(u: UnitState, others: list[UnitState], near: Neighbours, dt: float
     always back away)."""
     m = u.mover
     assert m is not None
-    ds = m.dists()
-    xs, ys = m.xy_lists()
+    ds, xs, ys = m.cover(m.s)  # (sampled out to ``i2`` by ``room``)
     s, half, ux, uy = m.s, u.spec.width / 2.0, u.x, u.y
     best, who = math.inf, None
     for j in others:
@@ -400,19 +399,20 @@ def _spans(j: UnitState, dt: float) -> tuple[tuple[int, int] | None, tuple[int, 
     jm = j.mover
     if jm is None:
         return None, None
-    ds = jm.dists()
+    reach = reach_of(j, dt)
+    far = jm.s + (reach + jm.stopping_distance())
+    ds = jm.cover(far)[0]
     j0 = bisect_right(ds, jm.s)  # jm.after(jm.s), inlined
     if j0 >= len(ds):
         return None, None
-    reach = reach_of(j, dt)
     j1 = bisect_right(ds, jm.s + reach, j0)
-    return (j0, j1), (j0, bisect_right(ds, jm.s + (reach + jm.stopping_distance()), j1))
+    return (j0, j1), (j0, bisect_right(ds, far, j1))
 
 
 def _way_over(jm: Mover, span: tuple[int, int]) -> Way:
     """``ahead_of`` over the points ``span`` (``_spans``) of the path ``jm`` drives."""
     j0, j1 = span
-    jdist, jxy = jm.points(SPACING)
+    jdist, jxy = jm.points()
     return jdist[j0:j1 + 1], jxy[j0:j1 + 1], (jdist[j0:j1 + 1] - jm.s) / max(jm.v, VMIN)
 
 
@@ -439,16 +439,14 @@ def _unstoppable(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: in
     jm = kept.mover
     assert kept.span is not None and u.mover is not None
     m = u.mover
-    jxs, jys = jm.xy_lists()
-    jds = jm.dists()
+    jds, jxs, jys = jm.cover(kept.s)  # (sampled out to its far span by ``_spans``)
     j0, end = kept.span[0], min(kept.span[1], len(jds) - 1)
     if end < j0:
         return None
     if _first_near(jxs, jys, jds, j0, end, u.x, u.y, clear) >= 0:  # in it already: no deeper
         clear = min(math.hypot(jxs[i] - u.x, jys[i] - u.y) for i in range(j0, end + 1)) - 1e-9
     box = jm.box(j0, end)
-    xs, ys = m.xy_lists()
-    ds = m.dists()
+    ds, xs, ys = m.cover(m.s)  # (sampled out to ``i1`` by ``room``)
     last = min(i1, len(xs) - 1)
     k = i0
     while k <= last:
@@ -478,8 +476,10 @@ def _crossing(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, 
         return None
     assert kept.far is not None and kept.far_box is not None and u.mover is not None
     m, jm = u.mover, kept.mover
-    ours = (*m.xy_lists(), m.dists(), i0, i1, m.s, max(m.v, VMIN))
-    theirs = (*jm.xy_lists(), jm.dists(), kept.far[0], kept.far[1], kept.s, max(kept.v, VMIN))
+    ds, xs, ys = m.cover(m.s)  # (each sampled out to the span read: ``room``, ``_spans``)
+    jds, jxs, jys = jm.cover(kept.s)
+    ours = (xs, ys, ds, i0, i1, m.s, max(m.v, VMIN))
+    theirs = (jxs, jys, jds, kept.far[0], kept.far[1], kept.s, max(kept.v, VMIN))
     k, at = _first_meeting(ours, theirs, kept.far_box, clear)
     if k < 0:
         return None  # the ways never meet in time (most calls)
@@ -508,9 +508,9 @@ def _crossing(u: UnitState, j: UnitState, near: Neighbours, dt: float, i0: int, 
     # j goes first. Its way read a stopping distance of ours further, so that where we stop does
     # not move towards us faster than we can brake as j drives on (the two scans above read the
     # same ways from either unit, so both agree who goes first).
-    jds = jm.dists()
-    end = bisect_right(jds, kept.s + jv * jv / jm.brake_rate + (jv + jm.accel_rate * dt) * dt + 1.0
-                       + m.stopping_distance(), kept.far[1])
+    longest = kept.s + jv * jv / jm.brake_rate + (jv + jm.accel_rate * dt) * dt + 1.0 + m.stopping_distance()
+    jm.cover(longest)  # (the lists grow in place: ``theirs`` reads the new points too)
+    end = bisect_right(jds, longest, kept.far[1])
     if end > kept.far[1]:
         longer = (*theirs[:4], end, *theirs[5:])
         sooner, _ = _first_meeting(ours, longer, jm.box(kept.far[0], min(end, len(jds) - 1)), clear)

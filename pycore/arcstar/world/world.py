@@ -512,7 +512,7 @@ def in_the_way(units: Iterable[UnitState], width: float, x: float, y: float, dt:
         run = m.stopping_distance() + (m.v + m.accel_rate * dt) * dt  # the most it drives before it stands
         if math.hypot(u.x - x, u.y - y) > near + run + SPACING:
             continue  # (a filter: no point of that stretch lies farther from it than its length)
-        _, xy = m.points(SPACING)
+        _, xy = m.points()
         i0 = max(m.after(m.s) - 1, 0)
         i1 = m.after(m.s + run)
         for px, py in xy[i0:i1 + 1].tolist():
