@@ -3,6 +3,8 @@ bounding-box test first, for speed). These tests hold it to the same check run o
 unit with nothing skipped, on crowds in motion: skipping must never change the answer."""
 
 import math
+import random
+from bisect import bisect_right
 
 import numpy as np
 import pytest
@@ -294,9 +296,6 @@ def test_a_path_sampled_as_far_as_asked_reads_as_the_whole_path():
     (``Mover.cover``): what they read out to a distance (the points, bisections for distances up
     to it, bounding boxes of its points) is what they would read in the path sampled whole, and
     the bounding boxes are the points' own least and greatest values."""
-    from bisect import bisect_right
-    import random
-
     w = read_scenario(presets.crowd(count=40, avoidance="cooperative")).world
     w.step()
     movers = [u.mover for u in w.units if u.mover is not None]
