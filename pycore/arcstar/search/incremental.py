@@ -109,8 +109,6 @@ class StepCosts:
         self.passable = bytearray(graph.passable)
         self.straight = _interned(graph.straight_cost)
         self.diagonal = _interned(graph.diagonal_cost)
-        #: the cheapest terrain cost on the map as last read (the heuristic's scale)
-        self.min_cost = graph.min_cost
         #: the nodes whose step costs changed, in the order ``refresh`` found them
         self.log: list[int] = []
         self._version = known.version
@@ -118,6 +116,12 @@ class StepCosts:
     @property
     def node_count(self) -> int:
         return len(self.passable)
+
+    @property
+    def min_cost(self) -> float:
+        """The cheapest terrain cost on the known map (the heuristic's scale; planners read it
+        after a refresh, when the tables are the map's)."""
+        return self.known.min_cost()
 
     def refresh(self, tiles: Iterable[Tile] | None = None) -> None:
         """Re-read these tiles of the known map (None: every tile, unless the map is the version
@@ -131,7 +135,7 @@ class StepCosts:
         else:
             changed = [_tile_arg(t, known, "tiles") for t in tiles]
         straight, diagonal = self.options.units
-        stride, logged = self.stride, len(self.log)
+        stride = self.stride
         for x, y in changed:
             node = (y + 1) * stride + x + 1
             c = grid[y, x]
@@ -144,8 +148,6 @@ class StepCosts:
             self.log.append(node)
         if tiles is None:
             self._version = known.version
-        if len(self.log) > logged:
-            self.min_cost = known.min_cost()
 
     def _changed_tiles(self, grid: np.ndarray, influence: np.ndarray | None) -> list[Tile]:
         straight, diagonal = self.options.units

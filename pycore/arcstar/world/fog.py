@@ -281,7 +281,7 @@ class Fog:
         entry = self.planners.get(u.spec.id)
         if entry is None or entry[0] != target:
             view = self.view(u.spec.team)
-            if view.costs is None or view.known is not known:
+            if view.costs is None:
                 view.costs = StepCosts(known, GridOptions())
             planner = IncrementalPlanner(known, start, target, GridOptions(), MAX_EXPANSIONS, view.costs)
             self.planners[u.spec.id] = (target, planner)
