@@ -11,6 +11,7 @@ import pytest
 
 import arcstar
 from arcstar.geometry.primitives import Pose
+from arcstar.maps.tilemap import WALL
 from arcstar.world import KIND_PRESETS, Avoidance, Kind, Order, OrderKind, UnitSpec, World, unit_of_kind
 from worldcheck import check_trajectory, disc_overlap, wrap
 
@@ -465,3 +466,29 @@ def test_under_fog_a_unit_added_under_the_id_of_one_removed_plans_on_its_own_tea
     assert w.fog.known("red").is_blocked(10, 4) and not w.fog.known("blue").is_blocked(10, 4)
     assert top_row_used("red")
     assert not top_row_used("blue")
+
+
+def test_a_way_round_others_is_planned_on_the_map_as_it_is_when_the_unit_routes():
+    """A unit checked a way round other units' tiles (``World.replan``) brakes and plans its
+    way where it stands, on the walls as they are then: walls added to the map in between are
+    kept to, whatever the check's walled copy of the map held."""
+    tm = arcstar.TileMap.empty(24, 9)
+    world = World(tm, 0.05, 1, Avoidance.PINTER)
+    world.add(unit_of_kind("a", "person"), Pose(2.5, 4.5, 0.0), [Order(OrderKind.MOVE, ((21.5, 4.5, None),))])
+    for _ in range(10):
+        world.step()
+    a = world.unit("a")
+    assert a.mover is not None and a.x < 7.0
+    assert world.replan(a, frozenset((x, 4) for x in range(8, 14)))  # a way round by row 3 or 5
+    for x in range(8, 14):  # now only rows 2 and 6 lead round
+        tm.set_tile(x, 3, WALL)
+        tm.set_tile(x, 5, WALL)
+    centres = []
+    for _ in range(400):
+        world.step()
+        centres.append((a.x, a.y))
+        if not a.busy:
+            break
+    assert world.arrival(a) is not None
+    assert not any(tm.is_blocked(math.floor(x), math.floor(y)) for x, y in centres)
+    assert any(y < 3.0 or y > 6.0 for _, y in centres)  # it went round by row 2 or 6

@@ -5,6 +5,7 @@ unit with nothing skipped, on crowds in motion: skipping must never change the a
 import math
 import random
 from bisect import bisect_right
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -291,24 +292,36 @@ def test_of_a_tank_and_a_person_running_at_each_other_one_is_held(backing, gap, 
     assert min(r for r, _ in held) < math.inf, held
 
 
+def crowd_movers(avoidance: str) -> list[Mover]:
+    """The movers of a crowd of 40 after its first tick (their paths of every shape)."""
+    w = read_scenario(presets.crowd(count=40, avoidance=avoidance)).world
+    w.step()
+    movers = [u.mover for u in w.units if u.mover is not None]
+    assert len(movers) > 30
+    return movers
+
+
+def reads_out(rng: random.Random, length: float, step: float) -> Iterator[float]:
+    """Distances a check reads a path out to, rising by random steps up to ``step`` past its
+    ``length``."""
+    upto = 0.0
+    while upto < length + 1.0:
+        upto += rng.uniform(0.0, step)
+        yield upto
+
+
 def test_a_path_sampled_as_far_as_asked_reads_as_the_whole_path():
     """A mover samples its path a few segments at a time, as far as the checks ask
     (``Mover.cover``): what they read out to a distance (the points, bisections for distances up
     to it, bounding boxes of its points) is what they would read in the path sampled whole, and
     the bounding boxes are the points' own least and greatest values."""
-    w = read_scenario(presets.crowd(count=40, avoidance="cooperative")).world
-    w.step()
-    movers = [u.mover for u in w.units if u.mover is not None]
-    assert len(movers) > 30
     rng = random.Random(4)
-    for m in movers:
+    for m in crowd_movers("cooperative"):
         whole = Mover(m.path, m.unit, m.heading)
         full_d, full_xy = whole.points()
         fd, fx, fy = full_d.tolist(), full_xy[:, 0].tolist(), full_xy[:, 1].tolist()
         lazy = Mover(m.path, m.unit, m.heading)
-        upto = 0.0
-        while upto < m.path.length + 1.0:
-            upto += rng.uniform(0.0, 3.0)
+        for upto in reads_out(rng, m.path.length, 3.0):
             ds, xs, ys = lazy.cover(upto)
             n = len(ds)
             assert (ds, xs, ys) == (fd[:n], fx[:n], fy[:n])
@@ -320,3 +333,40 @@ def test_a_path_sampled_as_far_as_asked_reads_as_the_whole_path():
             box = (min(xs[i0:i1 + 1]), min(ys[i0:i1 + 1]), max(xs[i0:i1 + 1]), max(ys[i0:i1 + 1]))
             assert lazy.box(i0, i1) == whole.box(i0, i1) == box
         assert len(lazy.cover(math.inf)[0]) == len(fd)
+
+
+def test_tile_entries_read_as_far_as_asked_are_the_whole_paths():
+    """Where a path's centre enters each tile (``Mover.entries``), read out to a distance, is a
+    prefix of the entries of the path sampled whole, holding every entry up to that distance;
+    ``into_last`` stops a look at the first entry into the path's last tile. The entries here
+    are worked out from the whole path's points, a tile at a time."""
+    rng = random.Random(5)
+    for m in crowd_movers("pinter"):
+        full_d, full_xy = Mover(m.path, m.unit, m.heading).points()
+        enter, before, tiles = [], [], []
+        for i in range(1, len(full_d)):
+            t = (math.floor(full_xy[i, 0]), math.floor(full_xy[i, 1]))
+            if t != (math.floor(full_xy[i - 1, 0]), math.floor(full_xy[i - 1, 1])):
+                enter.append(float(full_d[i]))
+                before.append(float(full_d[i - 1]))
+                tiles.append(t)
+        end_tile = (math.floor(full_xy[-1, 0]), math.floor(full_xy[-1, 1]))
+        first_into_last = tiles.index(end_tile) if tiles else 0
+        lazy = Mover(m.path, m.unit, m.heading)
+        for upto in reads_out(rng, m.path.length, 4.0):
+            e, b, t = lazy.entries(upto)
+            n = len(e)
+            assert (e, b, t) == (enter[:n], before[:n], tiles[:n])
+            end = bisect_right(e, upto)
+            assert end == bisect_right(enter, upto)
+            assert lazy.into_last(end) == min(end, first_into_last)
+    # a path whose last tile it crossed before: the look stops at the first entry into it
+    loop = Path.from_waypoints([(0.5, 0.5), (2.5, 0.5), (2.5, 1.5), (1.5, 1.5), (1.5, 0.3)])
+    m = Mover(loop, unit_of_kind("p", "person"), 0.0)
+    e, _, t = m.entries(math.inf)
+    assert t == [(1, 0), (2, 0), (2, 1), (1, 1), (1, 0)]
+    assert [m.into_last(k) for k in range(len(e) + 1)] == [0] * (len(e) + 1)
+    fresh = Mover(loop, unit_of_kind("p", "person"), 0.0)
+    e, _, t = fresh.entries(0.3)  # (the first segment sampled: two entries, neither the last tile's first)
+    assert t == [(1, 0), (2, 0)] and fresh.into_last(bisect_right(e, 0.3)) == 0
+    assert fresh.into_last(2) == 0

@@ -60,7 +60,7 @@ def run_counting_shared_entries(doc: dict):
             t = now[u.spec.id]
             if t == before[u.spec.id] or w.avoider.group_of(u) is not None:
                 continue
-            leg_ends = {tile(*g[:2]) for g in u.goal} | ({u.mover.tile_entries()[2][-1]} if u.mover else set())
+            leg_ends = {tile(*g[:2]) for g in u.goal} | ({u.mover.entries(math.inf)[2][-1]} if u.mover else set())
             if t in leg_ends:
                 continue  # a goal (or the end of a step aside) may hold a unit standing beside it
             holders = [v.spec.id for v in w.units if v is not u and before[v.spec.id] == t == now[v.spec.id]]

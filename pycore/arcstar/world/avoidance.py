@@ -74,12 +74,16 @@ def path_tiles(u: UnitState, ahead: float = AHEAD) -> list[Tile]:
     m = u.mover
     if m is None:
         return out
-    _, xy = m.points()
-    tiles = np.floor(xy[m.after(m.s):m.after(m.s + ahead) + 1]).astype(np.int64)
-    if len(tiles):
-        # a tile where the one before differs (the first: from the unit's own), all at once
-        changed = (tiles != np.vstack((out, tiles[:-1]))).any(axis=1)
-        out.extend(map(tuple, tiles[changed].tolist()))
+    _, xs, ys = m.cover(m.s + ahead)  # (sampled as far as asked)
+    last = out[0]
+    floor = math.floor
+    for i in range(m.after(m.s), m.after(m.s + ahead) + 1):
+        if i == len(xs):
+            break
+        t = (floor(xs[i]), floor(ys[i]))
+        if t != last:  # a tile where the one before differs (the first: from the unit's own)
+            out.append(t)
+            last = t
     return out
 
 
@@ -265,13 +269,12 @@ class Avoider:
         if body_tiles(u.x, u.y, u.spec.width) & h.keep_out:
             return math.inf  # in them already: backing out (spacing keeps the bodies apart)
         m = u.mover
-        dist, xy = m.points()
-        i0 = m.after(m.s)
-        for k in range(i0, len(dist)):
-            if float(dist[k]) - m.s > m.reach:
+        ds, xs, ys = m.cover(m.s + m.reach + 1.0)  # (past the last point the loop reads)
+        for k in range(m.after(m.s), len(ds)):
+            if ds[k] - m.s > m.reach:
                 break
-            if body_tiles(float(xy[k][0]), float(xy[k][1]), u.spec.width) & h.keep_out:
-                return max(0.0, float(dist[k]) - m.s - 0.1)
+            if body_tiles(xs[k], ys[k], u.spec.width) & h.keep_out:
+                return max(0.0, ds[k] - m.s - 0.1)
         return math.inf
 
     def room(self, world: World, u: UnitState) -> tuple[float, UnitState | None]:

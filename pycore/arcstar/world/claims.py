@@ -58,11 +58,11 @@ def claims(units: Sequence[UnitState]) -> tuple[list[frozenset[Tile]], dict[str,
         v = max(abs(m.v), 0.5 * u.spec.speed)
         reach = min(u.spec.speed * HORIZON, abs(m.v) * HORIZON + 0.5 * m.accel_rate * HORIZON ** 2)
         s = m.s
-        dist, xy = m.points()
-        i0, i1 = m.after(s), min(m.after(s + reach) + 1, len(dist))
+        ds, xs, ys = m.cover(s + reach)  # (sampled as far as the claim reaches)
+        i0, i1 = m.after(s), min(m.after(s + reach) + 1, len(ds))
         if i1 > i0:
-            ways.append(xy[i0:i1:2])
-            along.append(dist[i0:i1:2])
+            ways.append(np.column_stack((xs[i0:i1:2], ys[i0:i1:2])))
+            along.append(np.array(ds[i0:i1:2]))
             movers.append((i, s, v, half, (i1 - i0 + 1) // 2))
     n = len(units)
     who = np.arange(n)

@@ -284,16 +284,13 @@ class Local(Avoider):
         m = u.mover
         if m is None:
             return math.inf, None
-        enter, before, tiles = m.tile_entries()
-        if not tiles:
-            return math.inf, None
         s, centres = m.s, self.centres
         here = self.at[u.spec.id]  # tile_of(u.x, u.y): placed when it last moved
         # the tiles entered within reach, up to the first entry of the last tile (entries ascend)
         w = m.v  # spacing.reach_of(u, dt), inlined: a tile farther on could not slow it this tick
         reach = w * w / (2.0 * m.brake_rate) + (w + m.accel_rate * dt) * dt + 1.0
-        end, last = bisect_right(enter, s + reach), m.last_entry()
-        for k in range(bisect_right(enter, s), end if end < last else last):  # (min and max written out)
+        enter, before, tiles = m.entries(s + reach)
+        for k in range(bisect_right(enter, s), m.into_last(bisect_right(enter, s + reach))):
             t = tiles[k]
             if t in centres and t != here:  # (``in`` and ``[]``: no call, as ``get`` would be)
                 for v in centres[t]:

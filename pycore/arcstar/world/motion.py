@@ -169,8 +169,16 @@ class Mover:
         self._sampled = 0  # the segments sampled
         self._sampled_to = 0.0  # where the next one starts (tiles along)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
-        self._entries: tuple[list[float], list[float], list[tuple[int, int]]] | None = None
-        self._last_entry: int | None = None
+        # where the centre enters each tile along the points sampled so far (``entries``): the
+        # distance of the first point in the tile, of the point before, the tile; the points
+        # read; the tile of the last point read; and the first entry into the path's last tile
+        # (None: not among them yet)
+        self._entries: tuple[list[float], list[float], list[tuple[int, int]]] = ([], [], [])
+        self._read = 0
+        self._tile: tuple[int, int] | None = None
+        self._into_last: int | None = None
+        end = path.end_pose()
+        self._last_tile = (math.floor(end.x), math.floor(end.y))
         # the turns of the x and the y of the points sampled (``box``), how many points they
         # cover, and the sign of the last step that moved each
         self._tx: list[int] = []
@@ -237,26 +245,37 @@ class Mover:
         assert self._points is not None
         return self._points
 
-    def tile_entries(self) -> tuple[list[float], list[float], list[tuple[int, int]]]:
-        """Where along the path (``points()``) its centre enters each tile it passes, in order:
-        the distance of the first point in the tile, of the last point before it, and the tile;
-        made once (the one-centre-a-tile rule asks every tick)."""
-        cached = self._entries
-        if cached is None:
-            dist, xy = self.points()
-            tiles = np.floor(xy).astype(np.int64)
-            new = np.flatnonzero((tiles[1:] != tiles[:-1]).any(axis=1)) + 1
-            cached = self._entries = (dist[new].tolist(), dist[new - 1].tolist(),
-                                      [(int(x), int(y)) for x, y in tiles[new].tolist()])
-        return cached
+    def entries(self, upto: float) -> tuple[list[float], list[float], list[tuple[int, int]]]:
+        """Where along the path (``points()``) its centre enters each tile it passes, in order,
+        at least every entry up to ``upto`` tiles along: the distance of the first point in the
+        tile, of the last point before it, and the tile, as lists that grow in place (the
+        one-centre-a-tile rule asks every tick, a few tiles ahead). A bisection for a distance
+        up to ``upto`` finds in them what it would in all the entries."""
+        ds, xs, ys = self.cover(upto)
+        n = len(ds)
+        if self._read < n:
+            enter, before, tiles = self._entries
+            last, tile, into = self._last_tile, self._tile, self._into_last
+            floor = math.floor
+            for i in range(self._read, n):
+                t = (floor(xs[i]), floor(ys[i]))
+                if t != tile:
+                    if tile is not None:  # (the first point is where the path starts, no entry)
+                        if into is None and t == last:
+                            into = len(tiles)
+                        enter.append(ds[i])
+                        before.append(ds[i - 1])
+                        tiles.append(t)
+                    tile = t
+            self._read, self._tile, self._into_last = n, tile, into
+        return self._entries
 
-    def last_entry(self) -> int:
-        """The index into ``tile_entries()`` of the first entry into the path's last tile (the
-        one-centre-a-tile rule stops looking there)."""
-        if self._last_entry is None:
-            tiles = self.tile_entries()[2]
-            self._last_entry = tiles.index(tiles[-1]) if tiles else 0
-        return self._last_entry
+    def into_last(self, end: int) -> int:
+        """``end``, or the index into ``entries`` of the first entry into the path's last tile
+        if that comes before it (the one-centre-a-tile rule stops looking there); ``end`` at most
+        the entries made."""
+        into = self._into_last
+        return end if into is None or end < into else into
 
     def box(self, i0: int, i1: int) -> tuple[float, float, float, float]:
         """The bounding box (x0, y0, x1, y1) of the points ``i0``..``i1`` sampled (``cover``;

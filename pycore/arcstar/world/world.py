@@ -25,7 +25,7 @@ from ..geometry.primitives import Line, Path, Pose, angle_diff
 from ..maps.tilemap import TileMap
 from ..outcomes import BadInput, shown
 from ..search.sliced import Sliced
-from .avoidance import Avoider, body_tiles, walled
+from .avoidance import Avoider, Tile, body_tiles, walled
 from .events import EventKind, WorldEvent
 from .fog import Fog, check_sight
 from .methods import make_avoider
@@ -85,6 +85,11 @@ class World:
         self._by_id: dict[str, UnitState] = {}
         self.ticks = 0
         self._routes: dict[tuple, Route] = {}
+        #: per unit braking to re-plan round others (``replan``), the map its way round was
+        #: checked on (the map it was walled from, the walls, the copy): planned where it
+        #: stands, its route mostly walls the same tiles, and the copy keeps what was derived
+        #: from it (the graph for the unit's width, the collision tables); dropped once routed
+        self._walled: dict[str, tuple[TileMap, frozenset[Tile], TileMap]] = {}
         self.avoider: Avoider = make_avoider(avoidance)
         self.fog: Fog | None = Fog(tilemap) if fog else None
         self._pad: float | None = None  # spacing.reach_pad for the units (None: to be worked out)
@@ -159,6 +164,7 @@ class World:
         self.units.remove(u)
         del self._by_id[uid]
         self.routes.drop(uid)
+        self._walled.pop(uid, None)
         if self.fog is not None:
             self.fog.drop(uid)
         self._pad = None
@@ -241,6 +247,7 @@ class World:
             return False
         route = self._route(u, walls, fallback=False, tiles=True)
         if route.path is None or route.path.length > longest:
+            self._walled.pop(u.spec.id, None)
             return False
         u.avoid = walls
         u.mover.brake()
@@ -342,7 +349,7 @@ class World:
             return self.fog.route(u, known, goals[0])
         if walls:
             keep = body_tiles(u.x, u.y, u.spec.width) | {tile_of(g[0], g[1]) for g in goals}
-            base = walled(base, walls, keep)
+            base = self._walled_map(u, base, walls - keep)
         # a step aside, and the way back from one, pivots: turning its own curves, a unit that
         # stepped aside from its goal looped back through the tile beside it, where another rested
         # on its goal, and the two made way for each other in turn for good
@@ -360,6 +367,17 @@ class World:
             if plain.path is not None:
                 route = plain
         return route
+
+    def _walled_map(self, u: UnitState, base: TileMap, walls: frozenset[Tile]) -> TileMap:
+        """``base`` with ``walls`` walled, the copy ``u`` last planned on if it was the same."""
+        last = self._walled.get(u.spec.id)
+        if last is not None and last[0] is base and last[1] == walls:
+            origin = last[2].walled_from()
+            if origin is not None and origin[0] is base:  # (neither map changed since)
+                return last[2]
+        out = walled(base, walls)
+        self._walled[u.spec.id] = (base, walls, out)
+        return out
 
     def _start_leg(self, u: UnitState, now: float) -> None:
         order = u.order
@@ -385,6 +403,7 @@ class World:
             if key is not None and len(self._routes) < 1024:
                 self._routes[key] = route  # a patrol drives the same legs over and over
         u.avoid = frozenset()
+        self._walled.pop(u.spec.id, None)  # (kept from a check for this route)
         if route.path is None:
             if u.detour is not None:
                 u.detour = None
@@ -512,10 +531,8 @@ def in_the_way(units: Iterable[UnitState], width: float, x: float, y: float, dt:
         run = m.stopping_distance() + (m.v + m.accel_rate * dt) * dt  # the most it drives before it stands
         if math.hypot(u.x - x, u.y - y) > near + run + SPACING:
             continue  # (a filter: no point of that stretch lies farther from it than its length)
-        _, xy = m.points()
-        i0 = max(m.after(m.s) - 1, 0)
-        i1 = m.after(m.s + run)
-        for px, py in xy[i0:i1 + 1].tolist():
-            if math.hypot(px - x, py - y) < near:
+        _, xs, ys = m.cover(m.s + run)  # (sampled as far as it drives)
+        for i in range(max(m.after(m.s) - 1, 0), min(m.after(m.s + run) + 1, len(xs))):
+            if math.hypot(xs[i] - x, ys[i] - y) < near:
                 return u.spec.id
     return None
