@@ -75,15 +75,12 @@ def path_tiles(u: UnitState, ahead: float = AHEAD) -> list[Tile]:
     if m is None:
         return out
     _, xs, ys = m.cover(m.s + ahead)  # (sampled as far as asked)
-    last = out[0]
-    floor = math.floor
-    for i in range(m.after(m.s), m.after(m.s + ahead) + 1):
-        if i == len(xs):
-            break
-        t = (floor(xs[i]), floor(ys[i]))
-        if t != last:  # a tile where the one before differs (the first: from the unit's own)
-            out.append(t)
-            last = t
+    i0, i1 = m.after(m.s), m.after(m.s + ahead) + 1
+    if i1 > i0:
+        tiles = np.floor(np.array((xs[i0:i1], ys[i0:i1])).T).astype(np.int64)
+        # a tile where the one before differs (the first: from the unit's own), all at once
+        changed = (tiles != np.vstack((out, tiles[:-1]))).any(axis=1)
+        out.extend(map(tuple, tiles[changed].tolist()))
     return out
 
 

@@ -43,8 +43,9 @@ def claims(units: Sequence[UnitState]) -> tuple[list[frozenset[Tile]], dict[str,
     here_y: list[float] = []
     here_r: list[float] = []
     hold: list[float] = []
-    ways: list[np.ndarray] = []
-    along: list[np.ndarray] = []
+    way_x: list[float] = []  # every mover's points within reach, every other one, in turn
+    way_y: list[float] = []
+    along: list[float] = []
     movers: list[tuple[int, float, float, float, int]] = []  # unit, s, speed, half width, points
     for i, u in enumerate(units):
         half = u.spec.width / 2.0 - 1e-9
@@ -61,20 +62,19 @@ def claims(units: Sequence[UnitState]) -> tuple[list[frozenset[Tile]], dict[str,
         ds, xs, ys = m.cover(s + reach)  # (sampled as far as the claim reaches)
         i0, i1 = m.after(s), min(m.after(s + reach) + 1, len(ds))
         if i1 > i0:
-            ways.append(np.column_stack((xs[i0:i1:2], ys[i0:i1:2])))
-            along.append(np.array(ds[i0:i1:2]))
+            way_x += xs[i0:i1:2]
+            way_y += ys[i0:i1:2]
+            along += ds[i0:i1:2]
             movers.append((i, s, v, half, (i1 - i0 + 1) // 2))
     n = len(units)
     who = np.arange(n)
-    x, y, r = np.array(here_x), np.array(here_y), np.array(here_r)
+    x, y, r = np.array(here_x + way_x), np.array(here_y + way_y), np.array(here_r)
     first, last = np.zeros(n), np.array(hold)
     if movers:
         counts = [p[4] for p in movers]
-        xy = np.concatenate(ways)
-        when = np.minimum((np.concatenate(along) - np.repeat([p[1] for p in movers], counts))
+        when = np.minimum((np.array(along) - np.repeat([p[1] for p in movers], counts))
                           / np.repeat([p[2] for p in movers], counts), HORIZON)
         who = np.concatenate((who, np.repeat([p[0] for p in movers], counts)))
-        x, y = np.concatenate((x, xy[:, 0])), np.concatenate((y, xy[:, 1]))
         r = np.concatenate((r, np.repeat([p[3] for p in movers], counts)))
         first, last = np.concatenate((first, when)), np.concatenate((last, when))
     x0, x1 = np.floor(x - r).astype(np.int64), np.floor(x + r).astype(np.int64)

@@ -120,6 +120,24 @@ def _more_turns(v: list[float], seen: int, last: int, turns: list[int]) -> int:
     return last
 
 
+def _new_entries(ds: list[float], xs: list[float], ys: list[float], i0: int, tile: tuple[int, int] | None,
+                 out: tuple[list[float], list[float], list[tuple[int, int]]]) -> tuple[int, int]:
+    """Add to ``out`` (``Mover.entries``) the entries among the points from ``i0`` on, the
+    point before them on ``tile`` (None: ``i0`` is the path's start), all at once; returns the
+    tile of the last point."""
+    t = np.floor(np.array((xs[i0:], ys[i0:]))).astype(np.int64)
+    prev = np.empty_like(t)
+    prev[:, 1:] = t[:, :-1]
+    prev[:, 0] = t[:, 0] if tile is None else tile  # (no entry at the start)
+    new = np.flatnonzero((t != prev).any(axis=0))
+    enter, before, tiles = out
+    d = ds[i0:]
+    enter += [d[k] for k in new.tolist()]
+    before += [ds[i0 + k - 1] for k in new.tolist()]
+    tiles += list(zip(t[0, new].tolist(), t[1, new].tolist(), strict=True))
+    return int(t[0, -1]), int(t[1, -1])
+
+
 def _extent(v: list[float], turns: list[int], i0: int, i1: int) -> tuple[float, float]:
     """The least and greatest of ``v[i0:i1 + 1]``, given its turns (``_more_turns``)."""
     lo, hi = (v[i0], v[i1]) if v[i0] <= v[i1] else (v[i1], v[i0])
@@ -255,19 +273,23 @@ class Mover:
         n = len(ds)
         if self._read < n:
             enter, before, tiles = self._entries
-            last, tile, into = self._last_tile, self._tile, self._into_last
-            floor = math.floor
-            for i in range(self._read, n):
-                t = (floor(xs[i]), floor(ys[i]))
-                if t != tile:
-                    if tile is not None:  # (the first point is where the path starts, no entry)
-                        if into is None and t == last:
-                            into = len(tiles)
-                        enter.append(ds[i])
-                        before.append(ds[i - 1])
-                        tiles.append(t)
-                    tile = t
-            self._read, self._tile, self._into_last = n, tile, into
+            first = len(tiles)
+            if n - self._read > 32:  # many new points (a path read far at once): numpy
+                self._tile = _new_entries(ds, xs, ys, self._read, self._tile, self._entries)
+            else:
+                tile, floor = self._tile, math.floor
+                for i in range(self._read, n):
+                    t = (floor(xs[i]), floor(ys[i]))
+                    if t != tile:
+                        if tile is not None:  # (the first point is where the path starts: no entry)
+                            enter.append(ds[i])
+                            before.append(ds[i - 1])
+                            tiles.append(t)
+                        tile = t
+                self._tile = tile
+            self._read = n
+            if self._into_last is None and self._last_tile in tiles[first:]:
+                self._into_last = tiles.index(self._last_tile, first)
         return self._entries
 
     def into_last(self, end: int) -> int:
