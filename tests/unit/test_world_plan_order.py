@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arcstar.world import read_scenario
 from arcstar.world.tile_order import FAR_BEHIND, Schedule, TileOrder
@@ -206,3 +208,56 @@ def test_a_car_does_not_wait_at_a_crossing_for_a_person_still_far_off():
     crossed = next(t for t, x, y, _h, _v in car.samples if y < 20.0)
     reached = next(t for t, x, y, _h, _v in person.samples if x < 41.0)
     assert crossed < reached
+
+
+def drivable(c: TileOrder, first: dict) -> bool:
+    """Whether every plan of ``c`` reaches its end, worked out here as a fixed point: any unit
+    whose next tile no unit it waits for still holds moves on (a unit waits there for one with
+    a visit on that tile it has not left, planned there earlier, or going first there by
+    ``first``), until none can; moving on never makes another wait, so the order is free."""
+    progress = {uid: p.progress for uid, p in c.plans.items()}
+    moved = True
+    while moved:
+        moved = False
+        for uid, plan in c.plans.items():
+            while progress[uid] + 1 < len(plan.visits):
+                tile, tick = plan.visits[progress[uid] + 1]
+                blocked = False
+                for vid, other in c.plans.items():
+                    if vid == uid:
+                        continue
+                    for k, (t_tile, t) in enumerate(other.visits):
+                        if t_tile != tile or progress[vid] > k:
+                            continue
+                        pair = first.get(tuple(sorted((uid, vid))))
+                        if pair is not None and tile in pair[1]:
+                            blocked |= pair[0] == vid
+                        else:
+                            blocked |= t < tick and (t >= 0 or tick > 0)
+                if blocked:
+                    break
+                progress[uid] += 1
+                moved = True
+    return all(progress[uid] + 1 >= len(p.visits) for uid, p in c.plans.items())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_completes_is_the_fixed_point_of_the_waits(data):
+    """``completes`` on random plans over a few tiles, progress and pairs' orders: every plan
+    driven to its end exactly when the fixed point of the tile order's waits says so."""
+    tiles = [(x, y) for x in range(3) for y in range(2)]
+    plans = {}
+    for i in range(data.draw(st.integers(2, 5))):
+        way = data.draw(st.lists(st.sampled_from(tiles), min_size=1, max_size=7))
+        start = data.draw(st.integers(-1, 4))  # (-1: a tile held from the start, as a body holds)
+        plans[f"u{i}"] = (way, list(range(start, start + len(way))))
+    c = planned(plans)
+    for plan in c.plans.values():
+        plan.progress = data.draw(st.integers(0, len(plan.visits) - 1))
+    first = {}
+    for _ in range(data.draw(st.integers(0, 3))):
+        a, b = sorted(data.draw(st.lists(st.sampled_from(sorted(plans)), min_size=2, max_size=2, unique=True)))
+        first[(a, b)] = (data.draw(st.sampled_from((a, b))),
+                         frozenset(data.draw(st.lists(st.sampled_from(tiles), max_size=4))))
+    assert c.completes(first) is drivable(c, first)

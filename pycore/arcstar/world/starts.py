@@ -95,6 +95,13 @@ def ways_to(world: World, u: UnitState, end: tuple[float, float], others: list[U
     here = (u.x, u.y)
     across, along = (here[0], end[1]), (end[0], here[1])  # the two corners
     first, second = (across, along) if abs(here[1] - end[1]) >= abs(here[0] - end[0]) else (along, across)
+    # every point of these ways lies within ``reach`` of ``here``, so a body further than that
+    # past MARGIN keeps more than MARGIN off them all and cannot lower a way's clearance (the
+    # round's settling asks this of every unit, and every unit was every other's O(n^2))
+    reach = abs(here[0] - end[0]) + abs(here[1] - end[1]) + MARGIN + 1e-6
+    half = u.spec.width / 2.0
+    others = [v for v in (world.units if others is None else others)
+              if v is not u and math.hypot(v.x - here[0], v.y - here[1]) - half - v.spec.width / 2.0 <= reach]
     ways = []
     for way in ([here, first, end], [here, second, end], [here, end]):
         points = [p for i, p in enumerate(way) if i == 0 or math.dist(p, way[i - 1]) > 1e-9]

@@ -339,18 +339,34 @@ class TileOrder:
         """Whether every plan can be driven to its end in tile order with the pairs' orders
         ``first``: each unit goes on a visit at a time once every unit it waits for there has
         left the tile (``ahead_of``); a ring of waits leaves some short."""
-        plans = self.plans
+        plans, by_tile = self.plans, self.by_tile
         progress = {uid: p.progress for uid, p in plans.items()}
         waiting: dict[str, list[str]] = {}  # unit -> the units waiting for it to go on
         todo = deque(plans)
         while todo:
             uid = todo.popleft()
             visits = plans[uid].visits
-            while progress[uid] + 1 < len(visits):
-                by = next(self.ahead_of(uid, visits[progress[uid] + 1], first, progress), None)
+            at = progress[uid]
+            while at + 1 < len(visits):
+                # the first unit ``ahead_of`` (given ``progress``) names, its test written out:
+                # this walks every visit of every plan (a mend's and a first place's price)
+                tile, tick = visits[at + 1]
+                by = None
+                for t, vid, k in by_tile.get(tile, ()):
+                    if vid == uid or progress[vid] > k:
+                        continue
+                    went = first.get((uid, vid) if uid < vid else (vid, uid)) if first else None
+                    if went is not None and tile in went[1]:
+                        if went[0] == vid:
+                            by = vid
+                            break
+                    elif t < tick and (t >= 0 or tick > 0):
+                        by = vid
+                        break
                 if by is not None:
                     waiting.setdefault(by, []).append(uid)
                     break
-                progress[uid] += 1
+                at += 1
+                progress[uid] = at
                 todo.extend(waiting.pop(uid, ()))
         return all(progress[uid] + 1 >= len(p.visits) for uid, p in plans.items())
