@@ -370,3 +370,30 @@ def test_tile_entries_read_as_far_as_asked_are_the_whole_paths():
     e, _, t = fresh.entries(0.3)  # (the first segment sampled: two entries, neither the last tile's first)
     assert t == [(1, 0), (2, 0)] and fresh.into_last(bisect_right(e, 0.3)) == 0
     assert fresh.into_last(2) == 0
+
+
+def test_path_tiles_are_the_tiles_under_the_centre_along_the_way():
+    """``avoidance.path_tiles``: the unit's own tile, then the tile of each point of its path
+    from where it is out to ``ahead`` tiles (and the first point past that) that differs from
+    the tile before, worked out here from the path sampled whole."""
+    from arcstar.world.avoidance import path_tiles
+    w = read_scenario(presets.crowd(count=60, avoidance="claimed")).world
+    for _ in range(40):
+        w.step()
+    rng = random.Random(6)
+    seen = 0
+    for u in w.units:
+        m = u.mover
+        if m is None:
+            continue
+        full_d, full_xy = Mover(m.path, m.unit, m.heading).points()
+        for ahead in (0.0, rng.uniform(0.0, 3.0), 12.0, 40.0, 1e9):
+            i0, i1 = bisect_right(full_d.tolist(), m.s), bisect_right(full_d.tolist(), m.s + ahead)
+            want = [(math.floor(u.x), math.floor(u.y))]
+            for x, y in full_xy[i0:i1 + 1].tolist():
+                t = (math.floor(x), math.floor(y))
+                if t != want[-1]:
+                    want.append(t)
+            assert path_tiles(u, ahead) == want
+            seen += len(want) > 2
+    assert seen > 30

@@ -74,13 +74,15 @@ def path_tiles(u: UnitState, ahead: float = AHEAD) -> list[Tile]:
     m = u.mover
     if m is None:
         return out
-    _, xs, ys = m.cover(m.s + ahead)  # (sampled as far as asked)
-    i0, i1 = m.after(m.s), m.after(m.s + ahead) + 1
-    if i1 > i0:
-        tiles = np.floor(np.array((xs[i0:i1], ys[i0:i1])).T).astype(np.int64)
-        # a tile where the one before differs (the first: from the unit's own), all at once
-        changed = (tiles != np.vstack((out, tiles[:-1]))).any(axis=1)
-        out.extend(map(tuple, tiles[changed].tolist()))
+    ds, xs, ys = m.cover(m.s + ahead)  # (sampled as far as asked)
+    i0, i1 = m.after(m.s), min(m.after(m.s + ahead), len(ds) - 1)
+    if i0 <= i1:
+        # the tile of each point from i0 to i1 where the one before differs (the first's: from
+        # the unit's own tile), that is, the first's and then the tiles entered after it
+        first = (math.floor(xs[i0]), math.floor(ys[i0]))
+        if first != out[0]:
+            out.append(first)
+        out += m.tiles_entered(i0, i1)
     return out
 
 

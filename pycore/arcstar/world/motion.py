@@ -121,19 +121,20 @@ def _more_turns(v: list[float], seen: int, last: int, turns: list[int]) -> int:
 
 
 def _new_entries(ds: list[float], xs: list[float], ys: list[float], i0: int, tile: tuple[int, int] | None,
-                 out: tuple[list[float], list[float], list[tuple[int, int]]]) -> tuple[int, int]:
-    """Add to ``out`` (``Mover.entries``) the entries among the points from ``i0`` on, the
-    point before them on ``tile`` (None: ``i0`` is the path's start), all at once; returns the
-    tile of the last point."""
+                 out: tuple[list[float], list[float], list[tuple[int, int]]], at: list[int]) -> tuple[int, int]:
+    """Add to ``out`` (``Mover.entries``) and ``at`` (the points they are at) the entries among
+    the points from ``i0`` on, the point before them on ``tile`` (None: ``i0`` is the path's
+    start), all at once; returns the tile of the last point."""
     t = np.floor(np.array((xs[i0:], ys[i0:]))).astype(np.int64)
     prev = np.empty_like(t)
     prev[:, 1:] = t[:, :-1]
     prev[:, 0] = t[:, 0] if tile is None else tile  # (no entry at the start)
     new = np.flatnonzero((t != prev).any(axis=0))
     enter, before, tiles = out
-    d = ds[i0:]
-    enter += [d[k] for k in new.tolist()]
-    before += [ds[i0 + k - 1] for k in new.tolist()]
+    points = (new + i0).tolist()
+    at += points
+    enter += [ds[i] for i in points]
+    before += [ds[i - 1] for i in points]
     tiles += list(zip(t[0, new].tolist(), t[1, new].tolist(), strict=True))
     return int(t[0, -1]), int(t[1, -1])
 
@@ -188,10 +189,11 @@ class Mover:
         self._sampled_to = 0.0  # where the next one starts (tiles along)
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         # where the centre enters each tile along the points sampled so far (``entries``): the
-        # distance of the first point in the tile, of the point before, the tile; the points
-        # read; the tile of the last point read; and the first entry into the path's last tile
+        # distance of the first point in the tile, of the point before, the tile (and the
+        # point); the points read; the tile of the last point read; and the first entry into the path's last tile
         # (None: not among them yet)
         self._entries: tuple[list[float], list[float], list[tuple[int, int]]] = ([], [], [])
+        self._entry_at: list[int] = []  # the point each entry is at
         self._read = 0
         self._tile: tuple[int, int] | None = None
         self._into_last: int | None = None
@@ -269,15 +271,27 @@ class Mover:
         tile, of the last point before it, and the tile, as lists that grow in place (the
         one-centre-a-tile rule asks every tick, a few tiles ahead). A bisection for a distance
         up to ``upto`` finds in them what it would in all the entries."""
-        ds, xs, ys = self.cover(upto)
+        self.cover(upto)
+        return self._read_entries()
+
+    def tiles_entered(self, i0: int, i1: int) -> list[tuple[int, int]]:
+        """The tiles the centre enters at the points ``i0 + 1`` to ``i1`` (sampled: ``cover``),
+        in order: those where a point's tile differs from the one before's."""
+        self._read_entries()
+        at = self._entry_at
+        return self._entries[2][bisect_right(at, i0):bisect_right(at, i1)]
+
+    def _read_entries(self) -> tuple[list[float], list[float], list[tuple[int, int]]]:
+        """``entries`` over every point sampled so far."""
+        ds, xs, ys = self._lists
         n = len(ds)
         if self._read < n:
             enter, before, tiles = self._entries
             first = len(tiles)
             if n - self._read > 32:  # many new points (a path read far at once): numpy
-                self._tile = _new_entries(ds, xs, ys, self._read, self._tile, self._entries)
+                self._tile = _new_entries(ds, xs, ys, self._read, self._tile, self._entries, self._entry_at)
             else:
-                tile, floor = self._tile, math.floor
+                tile, floor, at = self._tile, math.floor, self._entry_at
                 for i in range(self._read, n):
                     t = (floor(xs[i]), floor(ys[i]))
                     if t != tile:
@@ -285,6 +299,7 @@ class Mover:
                             enter.append(ds[i])
                             before.append(ds[i - 1])
                             tiles.append(t)
+                            at.append(i)
                         tile = t
                 self._tile = tile
             self._read = n
