@@ -190,8 +190,8 @@ class Mover:
         self._points: tuple[np.ndarray, np.ndarray] | None = None
         # where the centre enters each tile along the points sampled so far (``entries``): the
         # distance of the first point in the tile, of the point before, the tile (and the
-        # point); the points read; the tile of the last point read; and the first entry into the path's last tile
-        # (None: not among them yet)
+        # point); the points read; the tile of the last point read; and the first entry into
+        # the path's last tile (None: not among them yet)
         self._entries: tuple[list[float], list[float], list[tuple[int, int]]] = ([], [], [])
         self._entry_at: list[int] = []  # the point each entry is at
         self._read = 0
