@@ -72,6 +72,17 @@ class Schedule:
 
 
 
+def _waits(first: dict[tuple[str, str], tuple[str, frozenset[Tile]]], uid: str, vid: str, tile: Tile, t: int,
+           tick: int) -> bool:
+    """Whether ``uid``, entering ``tile`` at plan tick ``tick``, waits there for ``vid``'s visit
+    at ``t``: by the pair's order where it changed on that tile (``first``), else if ``vid`` was
+    planned there earlier (a tile held from the start, at -1, only by a later visit)."""
+    went = first.get((uid, vid) if uid < vid else (vid, uid)) if first else None
+    if went is not None and tile in went[1]:
+        return went[0] == vid
+    return t < tick and (t >= 0 or tick > 0)
+
+
 class Where(Protocol):
     """What the order reads of the world: the time, and where a unit is."""
 
@@ -249,30 +260,20 @@ class TileOrder:
         return next(self.ahead_of(uid, visit), None) is None
 
     def ahead_of(self, uid: str, visit: tuple[Tile, int],
-                  first: dict[tuple[str, str], tuple[str, frozenset[Tile]]] | None = None,
-                  progress: dict[str, int] | None = None) -> Iterator[str]:
+                  first: dict[tuple[str, str], tuple[str, frozenset[Tile]]] | None = None) -> Iterator[str]:
         """The units ``uid`` waits for before it enters ``visit``'s tile (``cleared``): those
         planned there before it that have yet to reach it, but for the pairs whose order changed
-        (``first``). Given ``progress`` (a unit's visits reached, in place of the plans'), those
-        that have yet to leave it: ``completes`` reads no bodies, and two units that each have
-        reached the other's next tile cannot pass."""
+        (``first``)."""
         tile, tick = visit
         if first is None:
             first = self.first
-        if not first and progress is None:  # (every unit every tick: the plain test alone)
+        if not first:  # (every unit every tick: the plain test alone)
             for t, vid, k in self.by_tile.get(tile, ()):
                 if t < tick and vid != uid and (t >= 0 or tick > 0) and self.plans[vid].progress < k:
                     yield vid
             return
         for t, vid, k in self.by_tile.get(tile, ()):
-            if vid == uid or (self.plans[vid].progress >= k if progress is None else progress[vid] > k):
-                continue
-            before = t < tick and (t >= 0 or tick > 0)
-            went = first.get((uid, vid) if uid < vid else (vid, uid)) if first else None
-            if went is not None and tile in went[1]:
-                if went[0] == vid:
-                    yield vid
-            elif before:
+            if vid != uid and self.plans[vid].progress < k and _waits(first, uid, vid, tile, t, tick):
                 yield vid
 
     def go_first(self, world: Where, uid: str, visit: tuple[Tile, int]) -> bool:
@@ -348,19 +349,14 @@ class TileOrder:
             visits = plans[uid].visits
             at = progress[uid]
             while at + 1 < len(visits):
-                # the first unit ``ahead_of`` (given ``progress``) names, its test written out:
+                # the first unit it waits for there that has yet to leave the tile (not reach
+                # it, as ``ahead_of``: this reads no bodies, and two units that each have
+                # reached the other's next tile cannot pass); a loop, not a generator a visit:
                 # this walks every visit of every plan (a mend's and a first place's price)
                 tile, tick = visits[at + 1]
                 by = None
                 for t, vid, k in by_tile.get(tile, ()):
-                    if vid == uid or progress[vid] > k:
-                        continue
-                    went = first.get((uid, vid) if uid < vid else (vid, uid)) if first else None
-                    if went is not None and tile in went[1]:
-                        if went[0] == vid:
-                            by = vid
-                            break
-                    elif t < tick and (t >= 0 or tick > 0):
+                    if vid != uid and progress[vid] <= k and _waits(first, uid, vid, tile, t, tick):
                         by = vid
                         break
                 if by is not None:
