@@ -169,6 +169,8 @@ def bays_doc(case: int, method: str, duration: float) -> dict:
     return {"map": rows, "seed": 1, "duration": duration, "avoidance": method, "units": [
         {"id": f"u{i}", "start": [s[0] + .5, s[1] + .5, 0.0], "goal": [g[0] + .5, g[1] + .5], **kinds[k]}
         for i, (s, g, k) in enumerate(spec)]}
+
+
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("case", range(len(BAYS)))
 def test_in_corridors_with_bays_as_many_arrive_as_can_and_the_rest_give_up(method, case):
@@ -306,18 +308,67 @@ def test_a_round_solves_its_other_orders_on_a_quarter_of_the_complete_budget(met
     monkeypatch.setattr(coordinated, "PROOF_WORK", 100)
     monkeypatch.setattr(coordinated, "COMPLETE", 20)
     doc = bays_doc(1, method, 400)
-    handed: list[tuple[bool, int]] = []  # per call of best_order: the plan it was handed arrives? budget
-    best_order = coordinated.best_order
+    handed: list[tuple[bool, int]] = []  # per round solving other orders: its first plan arrives? budget
+    other_orders = coordinated.other_orders
 
-    def watched(planner, specs, headings, agents, history, complete):
-        handed.append((all(h[-1] == g for h, (_, g) in zip(history, agents, strict=True)), complete))
-        return (yield from best_order(planner, specs, headings, agents, history, complete))
-    monkeypatch.setattr(coordinated, "best_order", watched)
+    def watched(planner, agents, complete):
+        handed.append((planner.arrived, complete))
+        return (yield from other_orders(planner, agents, complete))
+    monkeypatch.setattr(coordinated, "other_orders", watched)
     w = run(doc)
     assert any(not arrives for arrives, _ in handed)  # rounds that stop short happen here
     assert {complete for _, complete in handed} == {5}
     assert not w.busy and {u.state for u in w.units} <= {UnitStatus.ARRIVED, UnitStatus.STUCK}
     assert overlap(w) <= 0.05
+
+
+@pytest.mark.parametrize("method", ["pinter", "cooperative"])
+def test_a_round_planned_again_from_the_same_tiles_reuses_its_plans_only_on_the_same_map(method, monkeypatch):
+    """A jam its plans leave short is planned again every tick up to ``MAX_ROUNDS``, from the
+    same tiles on the same map: seconds of CPU a round in a corridor no plan settles, each time
+    the same. The plans of such a round are kept on the map and reused; the units drive exactly
+    as when every round is planned afresh; and nothing planned before the map changed is used
+    after (the map is touched at every other round here)."""
+    monkeypatch.setattr(coordinated, "PROOF_WORK", 100)
+    monkeypatch.setattr(coordinated, "COMPLETE", 20)
+    planner, best_plan = coordinated.CooperativePlanner, coordinated.best_plan
+    events: list[tuple[str, int, int, tuple]] = []  # (built or picked, map, its version, agents)
+    picks = [0]
+
+    def building(known, agents, *args, **kwargs):
+        events.append(("built", id(known), known.version, tuple(agents)))
+        return planner(known, agents, *args, **kwargs)
+
+    def picking(plans, specs, headings, agents):
+        m = world.map
+        events.append(("picked", id(m), m.version, tuple(agents)))
+        picks[0] += 1
+        if picks[0] % 2 == 0:
+            m.touch()
+        return best_plan(plans, specs, headings, agents)
+    monkeypatch.setattr(coordinated, "CooperativePlanner", building)
+    monkeypatch.setattr(coordinated, "best_plan", picking)
+    runs = {}
+    for kept in (0, coordinated.KEPT_ROUNDS):
+        monkeypatch.setattr(coordinated, "KEPT_ROUNDS", kept)
+        events.clear()
+        picks[0] = 0
+        doc = bays_doc(1, method, 400)
+        world = read_scenario(doc).world
+        world.run(doc["duration"])
+        runs[kept] = ([u.samples for u in world.units], list(events))
+    (afresh, every), (reused, some) = runs[0], runs[coordinated.KEPT_ROUNDS]
+    assert reused == afresh
+    assert all(e[0] == "built" for e in every[::2]) and all(e[0] == "picked" for e in every[1::2])
+    built: set[tuple] = set()
+    again = 0
+    for i, (what, *round_) in enumerate(some):
+        if what == "built":
+            built.add(tuple(round_))
+        elif some[i - 1][0] != "built":  # a kept round: planned before on this very map
+            again += 1
+            assert tuple(round_) in built
+    assert again >= 2 and len(some) - again < len(every)
 
 
 def test_a_step_aside_no_plan_completes_is_given_up_not_planned_every_tick():

@@ -37,6 +37,12 @@ Giving up: when WHCA* and LaCAM find no plan, a search of every configuration (w
 unit with orders gives them up, its status ``stuck`` (``_give_up``), and the round is planned
 again without it.
 
+Rounds kept: a round's plans (WHCA*'s in each priority order, LaCAM's, the search of every
+arrangement's) are kept on the map they were planned on, by the agents' tiles, the free ones and
+their turns; a round due again from the same tiles on the same map (a jam its plans leave short
+comes due every tick up to ``MAX_ROUNDS``, the units standing) takes them back and only picks
+among them again, by the units' headings (``_solve``).
+
 Limits: units wider than a tile are planned as if a tile wide (``spacing`` still keeps their
 bodies apart); the nearest of several targets is the nearest by the ground (4 neighbours) from
 where the unit stood when the order was first looked at; two units on one
@@ -47,6 +53,7 @@ it can get there, else it is left out, standing, with its status saying why.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from ..collision.swept import swept_line_clear
@@ -64,10 +71,11 @@ from .rounds import (
     STALL,
     WINDOW,
     apart,
-    best_order,
+    best_plan,
     first_reached,
     free_near,
     goal_tiles,
+    other_orders,
     own_claim,
     turn_ticks,
     way_alone,
@@ -108,6 +116,9 @@ STALLED = 8.0
 #: driven as planned (bodies a tile wide cannot stand on neighbouring tiles' centres, say), and
 #: one unit gives its orders up (``_futile``), as when no plan exists.
 FUTILE_ROUNDS = 3
+#: Rounds' plans kept on the map they were planned on (``Cooperative._solve``): a jam's rounds
+#: come again while its units stand; a few plans of a few hundred tiles.
+KEPT_ROUNDS = 8
 
 def _stuck(u: UnitState) -> None:
     """``u`` gives up its orders where it stands: no plan brings it to its goal."""
@@ -452,31 +463,12 @@ class Cooperative(Avoider):
         agents = list(zip(firsts, goal_tiles(world.map.blocked, firsts, wants, own), strict=True))
         if not units:
             return
-        try:
-            planner = CooperativePlanner(self._known(world), agents, WINDOW, neighbours=4, rotations=False,
-                                         turn_wait=[turn_ticks(u.spec) for u in units], prepare=False)
-            yield from planner.preparing()
-        except BadInput as e:  # a goal out of reach: plan the rest, that one stays
-            i = int(e.field.split("[")[1].split("]")[0]) if e.field.startswith("agents[") else -1
-            if i < 0:
-                raise
-            why = "its goal cannot be reached from where it stands" if e.field.endswith(".goal") else str(e)
-            units[i].fail(f"no route: {Status.NO_PATH}: {why}")
-            self.dirty = True
-            return
-        history = yield from planner.solving(MAX_TICKS, stall=STALL, complete=COMPLETE)
         # units standing idle off their own goals may end anywhere, as far as a proof goes
         free = [i for i, (want, mine) in enumerate(zip(wants, own, strict=True)) if want is None and not mine]
-        proved = False
-        if not planner.arrived and (not planner.unsolvable or free):  # settle it: a plan, or none
-            history = yield from planner.proving(PROOF_WORK, free)
-            proved = planner.completed or planner.unsolvable
-        if len(agents) <= ORDERS_UP_TO and not proved:
-            # other orders for a better plan, LaCAM (where WHCA* stops short in one) on a
-            # quarter of its budget in each: a round's doors never need it there, and a
-            # corridor's jam spent seconds a tick on orders whose LaCAM found nothing
-            history = yield from best_order(planner, [u.spec for u in units], [u.heading for u in units], agents,
-                                              history, COMPLETE // 4)
+        solved = yield from self._solve(world, units, agents, free)
+        if solved is None:
+            return
+        history, proved, planner = solved
         left = sum(h[-1] != g for h, (_, g) in zip(history, agents, strict=True))
         self.rounds = 0 if left < self.left or left == 0 else self.rounds + 1
         self.left = left if left else math.inf
@@ -492,7 +484,7 @@ class Cooperative(Avoider):
         # was given up for the units it made way for, its goal lost, and the rounds went on)
         sent = [want if u.next_order is not None and not u.next_order.aside else None
                 for u, want in zip(units, wants, strict=True)]
-        if planner.unsolvable:
+        if planner is not None and planner.unsolvable:
             yield from self._give_up(planner, units, agents, sent, free, history)
         elif self._futile(agents, sent):
             self._stuck_farthest(units, agents, sent, history)
@@ -507,6 +499,58 @@ class Cooperative(Avoider):
                 _stuck(u)
             if not short:
                 self._asides_given_up(units, agents, history)
+
+    def _solve(self, world: World, units: list[UnitState], agents: list[tuple[Tile, Tile]], free: list[int]
+               ) -> Sliced[tuple[list[list[Tile]], bool, CooperativePlanner | None] | None]:
+        """The round's plan (each unit's tiles), whether the search of every arrangement settled
+        it, and the planner when it planned now (None: plans kept from the same round before);
+        None when a goal is out of reach (that unit fails, the rest are planned next tick).
+        WHCA*'s plans in each priority order, LaCAM's and the search of every arrangement's
+        depend only on the agents, the free ones, their turns and the map, so they are kept on
+        the map (``KEPT_ROUNDS``; dropped when it changes), and only the pick among them, which
+        reads the units' headings, is made again: a jam its plans leave short is planned again
+        every tick up to ``MAX_ROUNDS``, each time the same, seconds of CPU each in a corridor
+        no plan settles (module notes)."""
+        known = self._known(world)
+        kept: OrderedDict[tuple[object, ...], tuple[list[list[list[Tile]]], bool]] = \
+            known.cached("world:rounds", OrderedDict)
+        turns = [turn_ticks(u.spec) for u in units]
+        key = (tuple(agents), tuple(free), tuple(turns))
+        hit = kept.get(key)
+        planner: CooperativePlanner | None = None
+        if hit is not None:
+            kept.move_to_end(key)
+            plans, proved = [[list(p) for p in h] for h in hit[0]], hit[1]
+        else:
+            try:
+                planner = CooperativePlanner(known, agents, WINDOW, neighbours=4, rotations=False, turn_wait=turns,
+                                             prepare=False)
+                yield from planner.preparing()
+            except BadInput as e:  # a goal out of reach: plan the rest, that one stays
+                i = int(e.field.split("[")[1].split("]")[0]) if e.field.startswith("agents[") else -1
+                if i < 0:
+                    raise
+                why = "its goal cannot be reached from where it stands" if e.field.endswith(".goal") else str(e)
+                units[i].fail(f"no route: {Status.NO_PATH}: {why}")
+                self.dirty = True
+                return None
+            history = yield from planner.solving(MAX_TICKS, stall=STALL, complete=COMPLETE)
+            proved = False
+            if not planner.arrived and (not planner.unsolvable or free):  # settle it: a plan, or none
+                history = yield from planner.proving(PROOF_WORK, free)
+                proved = planner.completed or planner.unsolvable
+            plans = [history]
+            if len(agents) <= ORDERS_UP_TO and not proved:
+                # other orders for a better plan, LaCAM (where WHCA* stops short in one) on a
+                # quarter of its budget in each: a round's doors never need it there, and a
+                # corridor's jam spent seconds a tick on orders whose LaCAM found nothing
+                plans += yield from other_orders(planner, agents, COMPLETE // 4)
+            if not planner.unsolvable:  # (a proof that none exists gives a unit up: never the same again)
+                kept[key] = ([[list(p) for p in h] for h in plans], proved)
+                while len(kept) > KEPT_ROUNDS:
+                    kept.popitem(last=False)
+        history = best_plan(plans, [u.spec for u in units], [u.heading for u in units], agents)
+        return history, proved, planner
 
     def _give_up(self, planner: CooperativePlanner, units: list[UnitState], agents: list[tuple[Tile, Tile]],
                  wants: list[Tile | None], free: list[int], history: list[list[Tile]]) -> Sliced[None]:

@@ -88,26 +88,17 @@ def way_alone(known: TileMap, start: Tile, goal: Tile, walls: set[Tile], turn: i
     return [graph.tile(n) for n in search.path_nodes]
 
 
-def best_order(planner: CooperativePlanner, specs: list[UnitSpec], headings: list[float],
-               agents: list[tuple[Tile, Tile]], history: list[list[Tile]], complete: int
-               ) -> Sliced[list[list[Tile]]]:
-    """The plan, among WHCA*'s for a few priority orders (as given, reversed, furthest from
+def other_orders(planner: CooperativePlanner, agents: list[tuple[Tile, Tile]], complete: int
+                 ) -> Sliced[list[list[list[Tile]]]]:
+    """WHCA*'s plans for a few more priority orders than the one planned (reversed, furthest from
     the goal first, nearest first, and the fair one that puts first those that have waited),
-    that arrives and, as driven (``plan_times``: in the units' own time, not in ticks), keeps
-    the longest stand shortest (down to ``STAND_OK``), then ends soonest: WHCA* lets the agents
-    it plans first go on while one planned late waits for all of them, and a wait of a few
-    ticks is a long stand where the units it waits for turn into a door one by one. ``complete``:
-    the configurations LaCAM may search for an order where WHCA* stops short."""
-    goals = [g for _, g in agents]
-
-    def score(h: list[list[Tile]]) -> tuple[int, float, float]:
-        left = sum(p[-1] != g for p, g in zip(h, goals, strict=True))
-        d = driven(h, goals, specs, headings)
-        return left, max(d.longest_stand, STAND_OK), d.makespan
+    each agent's tiles in the agents' order: WHCA* lets the agents it plans first go on while
+    one planned late waits for all of them, and a wait of a few ticks is a long stand where the
+    units it waits for turn into a door one by one (``best_plan`` picks). ``complete``: the
+    configurations LaCAM may search for an order where WHCA* stops short."""
     n = len(agents)
     way = [apart(s, g) for s, g in agents]
     far = sorted(range(n), key=lambda i: -way[i])
-    best, best_score = history, score(history)
     given = list(range(n))
     orders: list[list[int]] = []
     for order in (given[::-1], far, far[::-1]):
@@ -115,15 +106,30 @@ def best_order(planner: CooperativePlanner, specs: list[UnitSpec], headings: lis
             orders.append(order)
     runs = [(planner.reordered(order), order) for order in orders]
     runs.append((planner.fair(FAIR_AFTER, FAIR_WINDOW, FAIR_EVERY), given))
+    plans: list[list[list[Tile]]] = []
     for run, order in runs:
         found = yield from run.solving(MAX_TICKS, stall=STALL, complete=complete)
         h: list[list[Tile]] = [[] for _ in range(n)]
         for i, path in zip(order, found, strict=True):
             h[i] = path
-        sc = score(h)
-        if sc < best_score:
-            best, best_score = h, sc
-    return best
+        plans.append(h)
+    return plans
+
+
+def best_plan(plans: list[list[list[Tile]]], specs: list[UnitSpec], headings: list[float],
+              agents: list[tuple[Tile, Tile]]) -> list[list[Tile]]:
+    """Of a round's plans, the one that arrives and, as driven (``plan_times``: in the units'
+    own time from their headings, not in ticks), keeps the longest stand shortest (down to
+    ``STAND_OK``), then ends soonest; the first of equals."""
+    if len(plans) == 1:
+        return plans[0]
+    goals = [g for _, g in agents]
+
+    def score(h: list[list[Tile]]) -> tuple[int, float, float]:
+        left = sum(p[-1] != g for p, g in zip(h, goals, strict=True))
+        d = driven(h, goals, specs, headings)
+        return left, max(d.longest_stand, STAND_OK), d.makespan
+    return min(plans, key=score)
 
 
 def own_claim(u: UnitState, claim: Tile) -> bool:
