@@ -634,6 +634,24 @@ def test_lacam_a_slice_at_a_time_finds_what_lacam_finds() -> None:
     assert all(p > 0 for p in pieces)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.lists(st.lists(st.integers(0, 99), max_size=9), max_size=6))
+def test_lacams_written_out_shuffle_draws_as_the_standard_library_does(seed: int, lists: list[list[int]]) -> None:
+    """LaCAM shuffles moves with ``random.shuffle``'s steps written out (for speed); a seed must
+    give the same orders, and leave the generator where ``shuffle`` would, list after list."""
+    import random
+
+    from arcstar.search.lacam import _shuffle
+
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for x in lists:
+        a, b = list(x), list(x)
+        _shuffle(ours.getrandbits, a)
+        theirs.shuffle(b)
+        assert a == b
+    assert ours.getrandbits(32) == theirs.getrandbits(32)
+
+
 def test_a_later_planner_on_the_same_map_reuses_the_move_table_and_distances_and_plans_the_same() -> None:
     """The move table and each goal's distances are kept on the map (a jam's rounds, the lab's
     orders): a second planner for the same goals takes them (the same objects) and does less
