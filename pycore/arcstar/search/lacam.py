@@ -49,6 +49,12 @@ class _Node:
     order: list[int]
     priority: list[float]
     tree: deque[_Constraint] = field(default_factory=lambda: deque([_Constraint()]))
+    #: which agent stands on each node of ``config`` (made once: a node is stepped from again
+    #: at each of its constraints)
+    at: dict[int, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.at = {v: i for i, v in enumerate(self.config)}
 
 
 @dataclass(frozen=True)
@@ -102,8 +108,7 @@ class _Step:
                 return False
 
     def next(self, node: _Node, c: _Constraint) -> Config | None:
-        frm = node.config
-        now = {v: i for i, v in enumerate(frm)}
+        frm, now = node.config, node.at
         to = [-1] * len(frm)
         nxt: dict[int, int] = {}
         for i, v in zip(c.who, c.where, strict=True):
@@ -122,10 +127,12 @@ class _Step:
         _shuffle(self.bits, cands)  # ties broken at random (seeded), then by distance
         cands.sort(key=dist.__getitem__)
         for v in cands:
-            if v in nxt or self._ring(frm, to, now, i, v):
+            if v in nxt:
+                continue
+            j = now.get(v)  # (``_ring``'s first test, written out: most moves meet nobody moving)
+            if j is not None and j != i and to[j] >= 0 and self._ring(frm, to, now, i, v):
                 continue
             to[i], nxt[v] = v, i
-            j = now.get(v)
             if j is not None and j != i and to[j] < 0 and not self._pibt(j, frm, to, now, nxt):
                 continue  # j could not leave: try i's next choice (v is j's now)
             return True
