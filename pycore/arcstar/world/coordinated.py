@@ -520,7 +520,7 @@ class Cooperative(Avoider):
         planner: CooperativePlanner | None = None
         if hit is not None:
             kept.move_to_end(key)
-            plans, proved = [[list(p) for p in h] for h in hit[0]], hit[1]
+            plans, proved = hit
         else:
             try:
                 planner = CooperativePlanner(known, agents, WINDOW, neighbours=4, rotations=False, turn_wait=turns,
@@ -546,7 +546,7 @@ class Cooperative(Avoider):
                 # corridor's jam spent seconds a tick on orders whose LaCAM found nothing
                 plans += yield from other_orders(planner, agents, COMPLETE // 4)
             if not planner.unsolvable:  # (a proof that none exists gives a unit up: never the same again)
-                kept[key] = ([[list(p) for p in h] for h in plans], proved)
+                kept[key] = (plans, proved)  # (read only, here and by the world: kept as they are)
                 while len(kept) > KEPT_ROUNDS:
                     kept.popitem(last=False)
         history = best_plan(plans, [u.spec for u in units], [u.heading for u in units], agents)
